@@ -1,0 +1,52 @@
+"""The table of hlo-to-linalg lowerings, one entry per hlo op, and the helpers they share.
+
+A lowering is `fn(op, signature) -> list[ir.Value]`: called with the insertion point and
+location set to the op, it builds linalg/tensor/arith on tensors computing the op's results.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from mlir import ir
+from mlir.dialects import linalg, tensor
+
+from ...dialects.hlo.shape_rules import OpSignature
+
+Lowering = Callable[[ir.Operation, OpSignature], Sequence[ir.Value]]
+LOWERINGS: dict[str, Lowering] = {}
+
+
+def lowering(*op_names: str):
+    def register(fn: Lowering) -> Lowering:
+        for name in op_names:
+            LOWERINGS[name] = fn
+        return fn
+    return register
+
+
+def empty(t: ir.RankedTensorType) -> ir.Value:
+    return tensor.empty(t.shape, t.element_type)
+
+
+def identity_map(rank: int) -> ir.AffineMap:
+    return ir.AffineMap.get_identity(rank)
+
+
+def projection(rank: int, dims: Sequence[int]) -> ir.AffineMap:
+    """(d0, ..., d{rank-1}) -> (d{dims[0]}, d{dims[1]}, ...)"""
+    return ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) for d in dims])
+
+
+PARALLEL = linalg.IteratorType.parallel
+REDUCTION = linalg.IteratorType.reduction
+
+
+def generic(inputs: Sequence[ir.Value], init: ir.Value, maps: Sequence[ir.AffineMap],
+            iterators: Sequence, body: Callable[..., ir.Value]) -> ir.Value:
+    """A one-result linalg.generic whose region yields `body(*input_scalars, out_scalar)`."""
+    op = linalg.GenericOp_(list(inputs), [init], list(maps), list(iterators))
+    block = op.regions[0].blocks[0]
+    with ir.InsertionPoint(block):
+        linalg.YieldOp([body(*block.arguments)])
+    return op.result

@@ -1,0 +1,195 @@
+"""Scalar emitters: what one element of each elementwise hlo op computes, in arith/math.
+
+`SCALAR_OPS[name](info, *args)` emits the scalar computation at the current insertion
+point (inside a linalg.generic body) and returns the result value. The same emitters serve
+every kernel that computes elementwise ops, so an op's semantics live in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from mlir import ir
+from mlir.dialects import arith, math
+
+from ...dialects.hlo.types import integer_width, is_bool, is_float
+
+
+@dataclass(frozen=True)
+class ElementInfo:
+    """What an emitter may need: attribute values and the operand/result element types."""
+
+    attributes: dict
+    operand_types: tuple
+    result_type: ir.Type
+
+
+ScalarFn = Callable[..., ir.Value]
+SCALAR_OPS: dict[str, ScalarFn] = {}
+
+
+def scalar(name: str):
+    def register(fn: ScalarFn) -> ScalarFn:
+        SCALAR_OPS[name] = fn
+        return fn
+    return register
+
+
+def const(t: ir.Type, value) -> ir.Value:
+    """A scalar arith.constant of element type `t`."""
+    if is_float(t):
+        return arith.constant(t, ir.FloatAttr.get(t, float(value)))
+    return arith.constant(t, ir.IntegerAttr.get(t, int(value)))
+
+
+def _by_class(t: ir.Type, float_fn, int_fn, bool_fn=None):
+    if is_float(t):
+        return float_fn
+    if is_bool(t) and bool_fn is not None:
+        return bool_fn
+    return int_fn
+
+
+# Combiners: also used by reduce and dot_general. i1 is a logical value, so its add is
+# `or` and its mul is `and` (StableHLO), and max/min are or/and (maxsi would treat true as -1).
+COMBINERS = {
+    "add": lambda t: _by_class(t, arith.addf, arith.addi, arith.ori),
+    "mul": lambda t: _by_class(t, arith.mulf, arith.muli, arith.andi),
+    "max": lambda t: _by_class(t, arith.maximumf, arith.maxsi, arith.ori),
+    "min": lambda t: _by_class(t, arith.minimumf, arith.minsi, arith.andi),
+    "and": lambda t: arith.andi,
+    "or": lambda t: arith.ori,
+    "xor": lambda t: arith.xori,
+}
+
+
+def combine(kind: str, t: ir.Type, a: ir.Value, b: ir.Value) -> ir.Value:
+    return COMBINERS[kind](t)(a, b)
+
+
+@scalar("add")
+def _add(info, lhs, rhs):
+    return combine("add", info.result_type, lhs, rhs)
+
+
+@scalar("multiply")
+def _multiply(info, lhs, rhs):
+    return combine("mul", info.result_type, lhs, rhs)
+
+
+@scalar("maximum")
+def _maximum(info, lhs, rhs):
+    return combine("max", info.result_type, lhs, rhs)
+
+
+@scalar("minimum")
+def _minimum(info, lhs, rhs):
+    return combine("min", info.result_type, lhs, rhs)
+
+
+@scalar("subtract")
+def _subtract(info, lhs, rhs):
+    return _by_class(info.result_type, arith.subf, arith.subi)(lhs, rhs)
+
+
+@scalar("divide")
+def _divide(info, lhs, rhs):
+    t = info.result_type
+    if is_float(t):
+        return arith.divf(lhs, rhs)
+    # LLVM's sdiv traps on x/0 and INT_MIN/-1; XLA defines them as -1 and INT_MIN.
+    zero, one, minus_one = const(t, 0), const(t, 1), const(t, -1)
+    int_min = const(t, -(1 << (integer_width(t) - 1)))
+    by_zero = arith.cmpi(arith.CmpIPredicate.eq, rhs, zero)
+    overflow = arith.andi(arith.cmpi(arith.CmpIPredicate.eq, lhs, int_min),
+                          arith.cmpi(arith.CmpIPredicate.eq, rhs, minus_one))
+    safe_rhs = arith.select(arith.ori(by_zero, overflow), one, rhs)
+    return arith.select(by_zero, minus_one, arith.divsi(lhs, safe_rhs))
+
+
+@scalar("negate")
+def _negate(info, x):
+    t = info.result_type
+    if is_float(t):
+        return arith.negf(x)
+    return arith.subi(const(t, 0), x)
+
+
+@scalar("abs")
+def _abs(info, x):
+    return _by_class(info.result_type, math.absf, math.absi)(x)
+
+
+scalar("exponential")(lambda info, x: math.exp(x))
+scalar("log")(lambda info, x: math.log(x))
+scalar("tanh")(lambda info, x: math.tanh(x))
+scalar("sqrt")(lambda info, x: math.sqrt(x))
+scalar("rsqrt")(lambda info, x: math.rsqrt(x))
+
+
+_FLOAT_PREDICATES = {"EQ": "OEQ", "NE": "UNE", "LT": "OLT", "LE": "OLE", "GT": "OGT", "GE": "OGE"}
+_SIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
+_UNSIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "ult", "LE": "ule", "GT": "ugt", "GE": "uge"}
+
+
+def default_compare_type(t: ir.Type) -> str:
+    """StableHLO's default: FLOAT for floats, UNSIGNED for i1, SIGNED for other integers."""
+    return "FLOAT" if is_float(t) else "UNSIGNED" if is_bool(t) else "SIGNED"
+
+
+@scalar("compare")
+def _compare(info, lhs, rhs):
+    t = info.operand_types[0]
+    direction = info.attributes["comparison_direction"]
+    compare_type = info.attributes.get("compare_type") or default_compare_type(t)
+    if compare_type == "FLOAT":
+        return arith.cmpf(getattr(arith.CmpFPredicate, _FLOAT_PREDICATES[direction]), lhs, rhs)
+    table = _UNSIGNED_PREDICATES if compare_type == "UNSIGNED" else _SIGNED_PREDICATES
+    return arith.cmpi(getattr(arith.CmpIPredicate, table[direction]), lhs, rhs)
+
+
+@scalar("select")
+def _select(info, pred, on_true, on_false):
+    return arith.select(pred, on_true, on_false)
+
+
+@scalar("convert")
+def _convert(info, x):
+    return convert_scalar(x, info.operand_types[0], info.result_type)
+
+
+def convert_scalar(x: ir.Value, src: ir.Type, dst: ir.Type) -> ir.Value:
+    """StableHLO convert of one element: see docs/dialect.md for the rounding rules."""
+    if src == dst:
+        return x
+    if is_bool(dst):
+        if is_float(src):
+            return arith.cmpf(arith.CmpFPredicate.UNE, x, const(src, 0))
+        return arith.cmpi(arith.CmpIPredicate.ne, x, const(src, 0))
+    if is_float(src) and is_float(dst):
+        wider = ir.FloatType(dst).width > ir.FloatType(src).width
+        return arith.extf(dst, x) if wider else arith.truncf(dst, x)
+    if is_float(dst):
+        return arith.uitofp(dst, x) if is_bool(src) else arith.sitofp(dst, x)
+    if is_float(src):
+        return _float_to_int_saturating(x, src, dst)
+    src_w, dst_w = integer_width(src), integer_width(dst)
+    if dst_w > src_w:
+        return arith.extui(dst, x) if is_bool(src) else arith.extsi(dst, x)
+    return arith.trunci(dst, x)
+
+
+def _float_to_int_saturating(x, src, dst):
+    # fptosi is poison out of range; clamp like XLA: NaN -> 0, too large -> INT_MAX/INT_MIN.
+    if ir.FloatType(src).width < 32:
+        src = ir.F32Type.get()
+        x = arith.extf(src, x)
+    w = integer_width(dst)
+    raw = arith.fptosi(dst, x)
+    too_big = arith.cmpf(arith.CmpFPredicate.OGE, x, const(src, 2.0 ** (w - 1)))
+    too_small = arith.cmpf(arith.CmpFPredicate.OLT, x, const(src, -(2.0 ** (w - 1))))
+    is_nan = arith.cmpf(arith.CmpFPredicate.UNO, x, x)
+    result = arith.select(too_big, const(dst, (1 << (w - 1)) - 1), raw)
+    result = arith.select(too_small, const(dst, -(1 << (w - 1))), result)
+    return arith.select(is_nan, const(dst, 0), result)

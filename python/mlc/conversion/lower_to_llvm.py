@@ -1,0 +1,51 @@
+"""Pass `mlc-lower-to-llvm`: linalg on tensors -> the LLVM dialect, ready for the JIT.
+
+Upstream passes only, in this order (each step's reason on its line). Public functions get
+destination-passing style: their results become trailing memref arguments that the caller
+allocates, so no buffer allocated inside JIT code is ever handed back to Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
+from .readonly_arguments import ReadonlyArguments
+
+_STAGES = [
+    # Merge producer/consumer linalg.generics so elementwise chains are one loop nest.
+    "func.func(linalg-fuse-elementwise-ops)",
+    # Tensors -> memrefs across function boundaries; loops may yield fresh buffers (scf.while).
+    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion="
+    "identity-layout-map allow-return-allocs-from-loops}",
+    # Results -> out-params; a statically shaped result is computed in place in the caller's buffer.
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}",
+    # Free every temporary buffer before returning (after out-params, so results are not freed).
+    "buffer-deallocation-pipeline",
+    "func.func(convert-linalg-to-loops)",
+    # Subviews must be expanded before LLVM conversion, or translation meets unrealized casts.
+    "expand-strided-metadata",
+    "lower-affine",
+    "convert-scf-to-cf",
+    # tanh and friends have no LLVM intrinsic: math-to-libm turns what math-to-llvm leaves into calls.
+    "convert-math-to-llvm",
+    "convert-math-to-libm",
+    "func.func(llvm-request-c-wrappers)",
+    "convert-to-llvm",
+    "reconcile-unrealized-casts",
+]
+
+
+@dataclass(frozen=True)
+class LowerToLLVM(PassPipeline):
+    """Bufferizes linalg on tensors and lowers it through loops to the LLVM dialect.
+
+    Expects: linalg/tensor/arith/math/scf/func on tensors (the output of hlo-to-linalg).
+    Produces: the llvm dialect only; public functions take their results as out-params
+    and carry `llvm.emit_c_interface`.
+    """
+
+    name = "mlc-lower-to-llvm"
+
+    def passes(self) -> list[Pass]:
+        return [ReadonlyArguments(), UpstreamPasses(",".join(_STAGES))]

@@ -1,0 +1,125 @@
+"""Typed builders for the hlo dialect: `hlo.add(a, b)` returns an `ir.Value`.
+
+Each builder infers the result type with the op's shape rule (the same rule the verifier
+runs), so an op built here is valid by construction or raises `HloTypeError` naming what
+is wrong. Builders use the current `ir.InsertionPoint` and `ir.Location`, as MLIR's own
+generated builders do.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from mlir import ir
+
+from ...dtypes import mlir_element_name
+from .irdl import irdl_text, load_hlo_dialect
+from .ops import OPS, OpDef
+from .shape_rules import RULES, OpSignature
+from .types import HloTypeError, static_tensor, tensor_type
+from .verify import verify_hlo, verify_op
+
+__all__ = [
+    "OPS", "OpDef", "HloTypeError", "irdl_text", "load_hlo_dialect", "verify_hlo", "verify_op",
+    "constant", "iota", "add", "subtract", "multiply", "divide", "maximum", "minimum",
+    "negate", "abs", "exponential", "log", "tanh", "sqrt", "rsqrt", "compare", "select",
+    "convert", "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general",
+]
+
+
+def _to_attribute(kind: str, value) -> ir.Attribute:
+    if kind == "i64_array":
+        return ir.DenseI64ArrayAttr.get([int(v) for v in value])
+    if kind == "string":
+        return ir.StringAttr.get(value)
+    if kind == "integer":
+        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
+    if kind == "elements":
+        return value
+    raise AssertionError(kind)
+
+
+def _build(name: str, operands: Sequence[ir.Value], attrs: dict, result_type=None) -> ir.Value:
+    opdef = OPS[name]
+    attrs = {k: v for k, v in attrs.items() if v is not None}
+    sig = OpSignature(name, [static_tensor(v.type, f"operand #{i}") for i, v in enumerate(operands)],
+                      attrs, [result_type] if result_type is not None else None)
+    result_types = RULES[name](sig)
+    ir_attrs = {k: _to_attribute(opdef.attribute_kind(k), v) for k, v in attrs.items()}
+    op = ir.Operation.create(opdef.full_name, results=result_types, operands=list(operands),
+                             attributes=ir_attrs)
+    return op.result
+
+
+def constant(value, element_type: ir.Type | None = None) -> ir.Value:
+    """A constant from a numpy array / scalar (or an ir.DenseElementsAttr)."""
+    if not isinstance(value, ir.Attribute):
+        array = np.array(value, order="C", copy=None)
+        mlir_element_name(array.dtype)  # rejects dtypes MLC does not support
+        if element_type is None:
+            value = ir.DenseElementsAttr.get(array)
+        else:
+            value = ir.DenseElementsAttr.get(array, type=tensor_type(array.shape, element_type))
+    return _build("constant", [], {"value": value})
+
+
+def iota(shape: Sequence[int], element_type: ir.Type, iota_dimension: int) -> ir.Value:
+    return _build("iota", [], {"iota_dimension": iota_dimension}, tensor_type(shape, element_type))
+
+
+def add(lhs, rhs): return _build("add", [lhs, rhs], {})
+def subtract(lhs, rhs): return _build("subtract", [lhs, rhs], {})
+def multiply(lhs, rhs): return _build("multiply", [lhs, rhs], {})
+def divide(lhs, rhs): return _build("divide", [lhs, rhs], {})
+def maximum(lhs, rhs): return _build("maximum", [lhs, rhs], {})
+def minimum(lhs, rhs): return _build("minimum", [lhs, rhs], {})
+def negate(x): return _build("negate", [x], {})
+def abs(x): return _build("abs", [x], {})  # noqa: A001 - StableHLO's name
+def exponential(x): return _build("exponential", [x], {})
+def log(x): return _build("log", [x], {})
+def tanh(x): return _build("tanh", [x], {})
+def sqrt(x): return _build("sqrt", [x], {})
+def rsqrt(x): return _build("rsqrt", [x], {})
+
+
+def compare(lhs, rhs, comparison_direction: str, compare_type: str | None = None) -> ir.Value:
+    return _build("compare", [lhs, rhs], {"comparison_direction": comparison_direction,
+                                          "compare_type": compare_type})
+
+
+def select(pred, on_true, on_false) -> ir.Value:
+    return _build("select", [pred, on_true, on_false], {})
+
+
+def convert(x, element_type: ir.Type) -> ir.Value:
+    return _build("convert", [x], {}, tensor_type(ir.RankedTensorType(x.type).shape, element_type))
+
+
+def broadcast_in_dim(x, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> ir.Value:
+    et = ir.RankedTensorType(x.type).element_type
+    return _build("broadcast_in_dim", [x], {"broadcast_dimensions": broadcast_dimensions},
+                  tensor_type(shape, et))
+
+
+def reshape(x, shape: Sequence[int]) -> ir.Value:
+    return _build("reshape", [x], {}, tensor_type(shape, ir.RankedTensorType(x.type).element_type))
+
+
+def transpose(x, permutation: Sequence[int]) -> ir.Value:
+    return _build("transpose", [x], {"permutation": permutation})
+
+
+def reduce(x, init_value, dimensions: Sequence[int], kind: str) -> ir.Value:
+    return _build("reduce", [x, init_value], {"dimensions": dimensions, "kind": kind})
+
+
+def dot_general(lhs, rhs, lhs_batching_dimensions=(), rhs_batching_dimensions=(),
+                lhs_contracting_dimensions=(), rhs_contracting_dimensions=(),
+                result_element_type: ir.Type | None = None) -> ir.Value:
+    attrs = {"lhs_batching_dimensions": lhs_batching_dimensions,
+             "rhs_batching_dimensions": rhs_batching_dimensions,
+             "lhs_contracting_dimensions": lhs_contracting_dimensions,
+             "rhs_contracting_dimensions": rhs_contracting_dimensions}
+    declared = tensor_type([], result_element_type) if result_element_type is not None else None
+    return _build("dot_general", [lhs, rhs], attrs, declared)

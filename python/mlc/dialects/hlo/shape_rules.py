@@ -1,0 +1,248 @@
+"""Result-type inference and the checks IRDL cannot express, one rule per op family.
+
+A rule takes an `OpSignature` (operand types, attributes as Python values, and the result
+types the IR declares, or None when a builder asks) and returns the result types the op
+must have, or raises `HloTypeError`. The builders call a rule to infer result types; the
+verifier calls the same rule and compares with what the IR declares: one source of truth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from mlir import ir
+
+from .types import (HloTypeError, is_bool, is_float, is_integer, shape_str, static_tensor,
+                    tensor_type)
+
+
+@dataclass
+class OpSignature:
+    name: str
+    operand_types: list[ir.RankedTensorType]
+    attributes: dict
+    declared_results: list[ir.Type] | None = None
+
+    def declared(self, what: str = "result") -> ir.RankedTensorType:
+        if not self.declared_results:
+            raise HloTypeError(f"the {what} type must be given")
+        return static_tensor(self.declared_results[0], what)
+
+
+Rule = Callable[[OpSignature], list[ir.Type]]
+RULES: dict[str, Rule] = {}
+
+
+def rule(*op_names: str):
+    def register(fn: Rule) -> Rule:
+        for name in op_names:
+            RULES[name] = fn
+        return fn
+    return register
+
+
+# Which element types each elementwise op accepts.
+_ANY = "any"
+_NUMBER = "integer or float"
+_FLOAT = "float"
+_ELEMENT_CLASS = {
+    "add": _ANY, "multiply": _ANY, "maximum": _ANY, "minimum": _ANY,
+    "subtract": _NUMBER, "divide": _NUMBER, "negate": _NUMBER, "abs": _NUMBER,
+    "exponential": _FLOAT, "log": _FLOAT, "tanh": _FLOAT, "sqrt": _FLOAT, "rsqrt": _FLOAT,
+}
+
+
+def _check_element_class(sig: OpSignature, et: ir.Type) -> None:
+    cls = _ELEMENT_CLASS[sig.name]
+    ok = {_ANY: True, _NUMBER: (is_float(et) or is_integer(et)) and not is_bool(et),
+          _FLOAT: is_float(et)}[cls]
+    if not ok:
+        raise HloTypeError(f"operands must have {cls} elements, got {et}")
+
+
+def _dims_in_range(dims, rank: int, what: str) -> None:
+    if len(set(dims)) != len(dims):
+        raise HloTypeError(f"{what} has repeated entries: {list(dims)}")
+    for d in dims:
+        if not 0 <= d < rank:
+            raise HloTypeError(f"{what} entry {d} is out of range for rank {rank}")
+
+
+@rule("add", "subtract", "multiply", "divide", "maximum", "minimum")
+def elementwise_binary(sig: OpSignature) -> list[ir.Type]:
+    lhs, rhs = sig.operand_types
+    if lhs != rhs:
+        raise HloTypeError(f"operands must have the same type, got {lhs} and {rhs}")
+    _check_element_class(sig, lhs.element_type)
+    return [lhs]
+
+
+@rule("negate", "abs", "exponential", "log", "tanh", "sqrt", "rsqrt")
+def elementwise_unary(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    _check_element_class(sig, x.element_type)
+    return [x]
+
+
+COMPARISON_DIRECTIONS = ("EQ", "NE", "GE", "GT", "LE", "LT")
+COMPARE_TYPES = ("FLOAT", "SIGNED", "UNSIGNED")
+
+
+@rule("compare")
+def compare(sig: OpSignature) -> list[ir.Type]:
+    lhs, rhs = sig.operand_types
+    if lhs != rhs:
+        raise HloTypeError(f"operands must have the same type, got {lhs} and {rhs}")
+    direction = sig.attributes["comparison_direction"]
+    if direction not in COMPARISON_DIRECTIONS:
+        raise HloTypeError(f"comparison_direction must be one of {', '.join(COMPARISON_DIRECTIONS)}, "
+                           f"got \"{direction}\"")
+    compare_type = sig.attributes.get("compare_type")
+    if compare_type is not None:
+        if compare_type not in COMPARE_TYPES:
+            raise HloTypeError(f"compare_type must be one of {', '.join(COMPARE_TYPES)}, "
+                               f"got \"{compare_type}\"")
+        if (compare_type == "FLOAT") != is_float(lhs.element_type):
+            raise HloTypeError(f"compare_type \"{compare_type}\" does not fit element type "
+                               f"{lhs.element_type}")
+    return [tensor_type(lhs.shape, ir.IntegerType.get_signless(1))]
+
+
+@rule("select")
+def select(sig: OpSignature) -> list[ir.Type]:
+    pred, on_true, on_false = sig.operand_types
+    if on_true != on_false:
+        raise HloTypeError(f"on_true and on_false must have the same type, got {on_true} and {on_false}")
+    if not is_bool(pred.element_type):
+        raise HloTypeError(f"pred must have i1 elements, got {pred.element_type}")
+    if pred.rank != 0 and pred.shape != on_true.shape:
+        raise HloTypeError(f"pred shape {shape_str(pred.shape)} must be scalar or equal the "
+                           f"operand shape {shape_str(on_true.shape)}")
+    return [on_true]
+
+
+@rule("convert")
+def convert(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    result = sig.declared()
+    if result.shape != x.shape:
+        raise HloTypeError(f"result shape {shape_str(result.shape)} must equal operand shape "
+                           f"{shape_str(x.shape)}")
+    return [result]
+
+
+@rule("constant")
+def constant(sig: OpSignature) -> list[ir.Type]:
+    value = sig.attributes["value"]
+    return [static_tensor(value.type, "value")]
+
+
+@rule("iota")
+def iota(sig: OpSignature) -> list[ir.Type]:
+    result = sig.declared()
+    dim = sig.attributes["iota_dimension"]
+    if not 0 <= dim < max(result.rank, 1) or result.rank == 0:
+        raise HloTypeError(f"iota_dimension {dim} is out of range for result rank {result.rank}")
+    if is_bool(result.element_type):
+        raise HloTypeError("iota cannot produce i1 elements")
+    return [result]
+
+
+@rule("broadcast_in_dim")
+def broadcast_in_dim(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    result = sig.declared()
+    dims = sig.attributes["broadcast_dimensions"]
+    if len(dims) != x.rank:
+        raise HloTypeError(f"broadcast_dimensions has {len(dims)} entries, operand rank is {x.rank}")
+    _dims_in_range(dims, result.rank, "broadcast_dimensions")
+    for i, d in enumerate(dims):
+        if x.shape[i] not in (1, result.shape[d]):
+            raise HloTypeError(f"operand dim {i} has size {x.shape[i]}, which cannot broadcast "
+                               f"to result dim {d} of size {result.shape[d]}")
+    if result.element_type != x.element_type:
+        raise HloTypeError(f"result element type {result.element_type} must equal operand's "
+                           f"{x.element_type}")
+    return [result]
+
+
+def _num_elements(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+@rule("reshape")
+def reshape(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    result = sig.declared()
+    if _num_elements(result.shape) != _num_elements(x.shape):
+        raise HloTypeError(f"cannot reshape {shape_str(x.shape)} ({_num_elements(x.shape)} elements) "
+                           f"to {shape_str(result.shape)} ({_num_elements(result.shape)} elements)")
+    if result.element_type != x.element_type:
+        raise HloTypeError(f"result element type {result.element_type} must equal operand's "
+                           f"{x.element_type}")
+    return [result]
+
+
+@rule("transpose")
+def transpose(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    perm = sig.attributes["permutation"]
+    if sorted(perm) != list(range(x.rank)):
+        raise HloTypeError(f"permutation {list(perm)} is not a permutation of 0..{x.rank - 1}")
+    return [tensor_type([x.shape[p] for p in perm], x.element_type)]
+
+
+REDUCE_KINDS = ("add", "mul", "max", "min", "and", "or", "xor")
+_BITWISE_KINDS = ("and", "or", "xor")
+
+
+@rule("reduce")
+def reduce(sig: OpSignature) -> list[ir.Type]:
+    x, init = sig.operand_types
+    kind = sig.attributes["kind"]
+    if kind not in REDUCE_KINDS:
+        raise HloTypeError(f"kind must be one of {', '.join(REDUCE_KINDS)}, got \"{kind}\"")
+    if kind in _BITWISE_KINDS and not is_integer(x.element_type):
+        raise HloTypeError(f"kind \"{kind}\" needs integer or i1 elements, got {x.element_type}")
+    if init.rank != 0 or init.element_type != x.element_type:
+        raise HloTypeError(f"init value must be a 0-d tensor of {x.element_type}, got {init}")
+    dims = sig.attributes["dimensions"]
+    _dims_in_range(dims, x.rank, "dimensions")
+    kept = [s for d, s in enumerate(x.shape) if d not in dims]
+    return [tensor_type(kept, x.element_type)]
+
+
+@rule("dot_general")
+def dot_general(sig: OpSignature) -> list[ir.Type]:
+    lhs, rhs = sig.operand_types
+    a = sig.attributes
+    lb, rb = a["lhs_batching_dimensions"], a["rhs_batching_dimensions"]
+    lc, rc = a["lhs_contracting_dimensions"], a["rhs_contracting_dimensions"]
+    if len(lb) != len(rb):
+        raise HloTypeError(f"lhs and rhs must have as many batching dimensions, got {list(lb)} and {list(rb)}")
+    if len(lc) != len(rc):
+        raise HloTypeError(f"lhs and rhs must have as many contracting dimensions, got {list(lc)} and {list(rc)}")
+    _dims_in_range(list(lb) + list(lc), lhs.rank, "lhs batching + contracting dimensions")
+    _dims_in_range(list(rb) + list(rc), rhs.rank, "rhs batching + contracting dimensions")
+    for kind, ld, rd in (("batching", lb, rb), ("contracting", lc, rc)):
+        for i, j in zip(ld, rd):
+            if lhs.shape[i] != rhs.shape[j]:
+                raise HloTypeError(f"{kind} dimension sizes differ: lhs dim {i} is {lhs.shape[i]}, "
+                                   f"rhs dim {j} is {rhs.shape[j]}")
+    if lhs.element_type != rhs.element_type:
+        raise HloTypeError(f"lhs and rhs element types differ: {lhs.element_type} and {rhs.element_type}")
+    lhs_free = [lhs.shape[d] for d in range(lhs.rank) if d not in lb and d not in lc]
+    rhs_free = [rhs.shape[d] for d in range(rhs.rank) if d not in rb and d not in rc]
+    shape = [lhs.shape[d] for d in lb] + lhs_free + rhs_free
+    element_type = lhs.element_type
+    if sig.declared_results:
+        declared = static_tensor(sig.declared_results[0], "result")
+        if is_float(declared.element_type) != is_float(element_type):
+            raise HloTypeError(f"result element type {declared.element_type} does not fit operand "
+                               f"element type {element_type}")
+        element_type = declared.element_type
+    return [tensor_type(shape, element_type)]

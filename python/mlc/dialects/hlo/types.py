@@ -1,0 +1,53 @@
+"""Element-type classes and the tensor facts the shape rules, builders and lowerings share."""
+
+from __future__ import annotations
+
+from mlir import ir
+
+FLOAT_TYPE_NAMES = ("f16", "bf16", "f32", "f64")
+
+
+class HloTypeError(ValueError):
+    """An hlo op whose operands, attributes or result types break its rule."""
+
+
+def is_float(t: ir.Type) -> bool:
+    return isinstance(t, ir.FloatType)
+
+
+def is_integer(t: ir.Type) -> bool:
+    """Integer element types of any width, i1 included."""
+    return isinstance(t, ir.IntegerType)
+
+
+def is_bool(t: ir.Type) -> bool:
+    return isinstance(t, ir.IntegerType) and ir.IntegerType(t).width == 1
+
+
+def is_unsigned(t: ir.Type) -> bool:
+    return isinstance(t, ir.IntegerType) and ir.IntegerType(t).is_unsigned
+
+
+def integer_width(t: ir.Type) -> int:
+    return ir.IntegerType(t).width
+
+
+def static_tensor(t: ir.Type, what: str) -> ir.RankedTensorType:
+    """`t` as a statically shaped ranked tensor type, or an HloTypeError naming `what`."""
+    if not isinstance(t, ir.RankedTensorType):
+        raise HloTypeError(f"{what} must be a ranked tensor, got {t}")
+    rt = ir.RankedTensorType(t)
+    if not rt.has_static_shape:
+        raise HloTypeError(f"{what} must have a static shape, got {t} (dynamic shapes are not supported)")
+    et = rt.element_type
+    if not (is_float(et) or is_integer(et)):
+        raise HloTypeError(f"{what} has unsupported element type {et}")
+    return rt
+
+
+def tensor_type(shape, element_type: ir.Type) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get(list(shape), element_type)
+
+
+def shape_str(shape) -> str:
+    return "x".join(str(d) for d in shape) if len(shape) else "scalar"

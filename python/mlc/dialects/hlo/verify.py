@@ -1,0 +1,85 @@
+"""The hlo verifier: the op table's attribute kinds plus each op's shape rule, on parsed IR.
+
+IRDL checks operand/result arity, same-typed operands and the base of each required
+attribute when the IR is parsed. Everything else (shapes, element types, attribute values,
+optional attributes) is checked here, and reported as MLIR reports a verifier error:
+`'hlo.add' op <what is wrong>` at the op's location.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from .ops import OPS
+from .shape_rules import RULES, OpSignature
+from .types import HloTypeError, static_tensor
+
+
+def _attribute_value(kind: str, name: str, attr: ir.Attribute):
+    if kind == "i64_array":
+        if not isinstance(attr, ir.DenseI64ArrayAttr):
+            raise HloTypeError(f"attribute '{name}' must be array<i64: ...>, got {attr}")
+        return list(ir.DenseI64ArrayAttr(attr))
+    if kind == "string":
+        if not isinstance(attr, ir.StringAttr):
+            raise HloTypeError(f"attribute '{name}' must be a string, got {attr}")
+        return ir.StringAttr(attr).value
+    if kind == "integer":
+        if not isinstance(attr, ir.IntegerAttr) or str(ir.IntegerAttr(attr).type) != "i64":
+            raise HloTypeError(f"attribute '{name}' must be an i64 integer, got {attr}")
+        return ir.IntegerAttr(attr).value
+    if kind == "elements":
+        if not isinstance(attr, ir.DenseElementsAttr):
+            raise HloTypeError(f"attribute '{name}' must be dense elements, got {attr}")
+        return ir.DenseElementsAttr(attr)
+    raise AssertionError(f"unknown attribute kind {kind}")
+
+
+def signature_of(op: ir.Operation) -> OpSignature:
+    """The op's operand types, attribute values and declared result types, checked for kind."""
+    opdef = OPS[op.name.removeprefix("hlo.")]
+    attrs = {}
+    for name, kind in opdef.attributes + opdef.optional_attributes:
+        if name in op.attributes:
+            attrs[name] = _attribute_value(kind, name, op.attributes[name])
+        elif (name, kind) in opdef.attributes:
+            raise HloTypeError(f"requires attribute '{name}'")
+    operand_types = [static_tensor(v.type, f"operand #{i}") for i, v in enumerate(op.operands)]
+    return OpSignature(opdef.name, operand_types, attrs, [r.type for r in op.results])
+
+
+def verify_op(op: ir.Operation) -> None:
+    """Raises HloTypeError (message without the op name) if `op` breaks its rule."""
+    sig = signature_of(op)
+    expected = RULES[sig.name](sig)
+    actual = sig.declared_results
+    if list(expected) != list(actual):
+        raise HloTypeError(f"result type {', '.join(map(str, actual))} does not match the "
+                           f"inferred type {', '.join(map(str, expected))}")
+
+
+def hlo_ops_in(root: ir.Operation) -> list[ir.Operation]:
+    """Every hlo op nested under `root`, regions included, in pre-order."""
+    found: list[ir.Operation] = []
+
+    def visit(op):
+        if op.name.startswith("hlo."):
+            found.append(op.operation)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def verify_hlo(root: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """Every hlo op under `root` that breaks its rule, as (location, message) pairs."""
+    errors = []
+    for op in hlo_ops_in(root):
+        if op.name.removeprefix("hlo.") not in OPS:
+            errors.append((op.location, f"'{op.name}' is not an op of the hlo dialect"))
+            continue
+        try:
+            verify_op(op)
+        except HloTypeError as e:
+            errors.append((op.location, f"'{op.name}' op {e}"))
+    return errors

@@ -1,0 +1,41 @@
+"""The element types MLC passes between numpy and compiled code, in one table.
+
+Integers are signless in MLIR and signed here (i1 is numpy's bool). Each entry maps a
+numpy dtype to the MLIR element type spelling used in tensor and memref types.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+NUMPY_TO_MLIR = {
+    np.dtype(np.float16): "f16",
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.bool_): "i1",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.int16): "i16",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+}
+MLIR_TO_NUMPY = {v: k for k, v in NUMPY_TO_MLIR.items()}
+
+
+def mlir_element_name(dtype) -> str:
+    """The MLIR spelling of a numpy dtype, or a TypeError naming the supported ones."""
+    dt = np.dtype(dtype)
+    try:
+        return NUMPY_TO_MLIR[dt]
+    except KeyError:
+        raise TypeError(f"dtype {dt} is not supported; supported: "
+                        f"{', '.join(str(d) for d in NUMPY_TO_MLIR)}") from None
+
+
+def numpy_dtype(element_type) -> np.dtype:
+    """The numpy dtype of an MLIR element type (an ir.Type or its spelling)."""
+    name = str(element_type)
+    try:
+        return MLIR_TO_NUMPY[name]
+    except KeyError:
+        raise TypeError(f"element type {name} has no numpy equivalent here; supported: "
+                        f"{', '.join(MLIR_TO_NUMPY)}") from None

@@ -1,0 +1,33 @@
+"""The one registry of MLC passes and pipelines: CLI name -> the class that implements it.
+
+Entries are import paths, resolved on first use, so listing passes imports nothing heavy.
+`mlc-opt`, the Python API and the tests all read this table; there is no second list.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .transforms.pass_base import Pass
+
+_REGISTRY: dict[str, str] = {
+    "hlo-verify": "mlc.transforms.verify:HloVerify",
+    "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
+    "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
+    "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
+}
+
+
+def pass_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def get_pass_class(name: str) -> type[Pass] | None:
+    """The pass class registered as `name`, or None if MLC has no such pass."""
+    target = _REGISTRY.get(name)
+    if target is None:
+        return None
+    module, _, attr = target.partition(":")
+    cls = getattr(importlib.import_module(module), attr)
+    assert cls.name == name, f"registry entry {name} points to pass {cls.name}"
+    return cls

@@ -1,0 +1,57 @@
+"""The compile pipeline as named stages: hlo -> linalg -> llvm.
+
+Each stage is a list of passes from the registry; the IR after any stage can be emitted
+(`mlc-opt --emit=<stage>`, `compile(..., stage=...)`), and every stage boundary is
+verified by the PassManager's verifier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir, passmanager
+
+from .conversion.hlo_to_linalg import HloToLinalg
+from .conversion.lower_to_llvm import LowerToLLVM
+from .transforms.pass_base import Pass
+from .transforms.verify import HloVerify
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    summary: str
+    passes: tuple[Pass, ...]
+
+
+def stages() -> list[Stage]:
+    return [
+        Stage("hlo", "the input, verified", (HloVerify(),)),
+        Stage("linalg", "linalg/tensor/arith/math on tensors", (HloToLinalg(),)),
+        Stage("llvm", "the LLVM dialect, destination-passing style", (LowerToLLVM(),)),
+    ]
+
+
+STAGE_NAMES = [s.name for s in stages()]
+
+
+def pass_manager(passes, context: ir.Context, print_ir_after_all: bool = False
+                 ) -> passmanager.PassManager:
+    pm = passmanager.PassManager("builtin.module", context=context)
+    for p in passes:
+        p.add_to(pm)
+    if print_ir_after_all:
+        pm.enable_ir_printing(print_after_all=True)
+    return pm
+
+
+def passes_until(stage: str) -> list[Pass]:
+    """Every pass from the input up to and including `stage`."""
+    if stage not in STAGE_NAMES:
+        raise ValueError(f"unknown stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
+    result: list[Pass] = []
+    for s in stages():
+        result += s.passes
+        if s.name == stage:
+            return result
+    raise AssertionError(stage)

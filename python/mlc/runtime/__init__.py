@@ -1,0 +1,1 @@
+"""Running compiled code: runtime libraries, memref descriptors, the Executable."""

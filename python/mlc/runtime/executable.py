@@ -1,0 +1,82 @@
+"""Executable: a JIT-compiled function called with numpy arrays.
+
+The function was lowered in destination-passing style: its results are trailing memref
+arguments. A call checks the arguments against the signature, allocates the results with
+numpy, stores the data pointers into prebuilt descriptors and calls the packed C interface
+(`_mlir__mlir_ciface_<entry>`, which takes an array of pointers to the argument slots).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import Sequence
+
+import numpy as np
+from mlir import ir
+from mlir.execution_engine import ExecutionEngine
+
+from .libraries import jit_shared_libraries
+from .memref import TensorSpec, make_descriptor
+
+_PACKED_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+class Executable:
+    """A compiled entry function. Call it with numpy arrays; it returns numpy arrays."""
+
+    def __init__(self, llvm_module: ir.Module, entry: str, inputs: Sequence[TensorSpec],
+                 outputs: Sequence[TensorSpec], opt_level: int = 2):
+        self.entry = entry
+        self.inputs = tuple(inputs)
+        self.outputs = tuple(outputs)
+        self._module = llvm_module  # the engine refers to IR owned by this module's context
+        self._engine = ExecutionEngine(llvm_module, opt_level=opt_level,
+                                       shared_libs=jit_shared_libraries())
+        address = self._engine.raw_lookup("_mlir_ciface_" + entry)
+        if not address:
+            raise RuntimeError(f"the compiled module has no C interface for '{entry}'")
+        self._fn = _PACKED_FN(address)
+        self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
+        n = len(self._descriptors)
+        # slot i holds a pointer to descriptor i; the packed array holds pointers to the slots.
+        self._slots = (ctypes.c_void_p * n)(*[ctypes.addressof(d) for d in self._descriptors])
+        base = ctypes.addressof(self._slots)
+        self._packed = (ctypes.c_void_p * n)(*[base + i * ctypes.sizeof(ctypes.c_void_p)
+                                               for i in range(n)])
+        self._lock = threading.Lock()  # the descriptors are shared by all calls
+
+    @property
+    def signature(self) -> str:
+        ins = ", ".join(map(str, self.inputs))
+        outs = ", ".join(map(str, self.outputs))
+        return f"{self.entry}({ins}) -> ({outs})"
+
+    def _check(self, i: int, value, spec: TensorSpec) -> np.ndarray:
+        if isinstance(value, np.ndarray):
+            array = value
+        elif isinstance(value, (bool, int, float, np.generic)) and not spec.shape:
+            array = np.asarray(value, dtype=spec.dtype)
+        else:
+            raise TypeError(f"argument {i} of {self.signature} must be a numpy array, "
+                            f"got {type(value).__name__}")
+        if array.dtype != spec.dtype:
+            raise TypeError(f"argument {i} of {self.signature} must have dtype {spec.dtype}, "
+                            f"got {array.dtype}")
+        if array.shape != spec.shape:
+            raise ValueError(f"argument {i} of {self.signature} must have shape {spec.shape}, "
+                             f"got {array.shape}")
+        if not array.flags.c_contiguous:
+            array = array.copy(order="C")
+        return array
+
+    def __call__(self, *args):
+        if len(args) != len(self.inputs):
+            raise TypeError(f"{self.signature} takes {len(self.inputs)} arguments, got {len(args)}")
+        arrays = [self._check(i, a, s) for i, (a, s) in enumerate(zip(args, self.inputs))]
+        results = [np.empty(s.shape, s.dtype) for s in self.outputs]
+        with self._lock:
+            for desc, array in zip(self._descriptors, arrays + results):
+                desc.allocated = desc.aligned = array.ctypes.data
+            self._fn(self._packed)
+        return results[0] if len(results) == 1 else tuple(results)

