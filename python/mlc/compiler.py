@@ -14,11 +14,11 @@ from .runtime.memref import TensorSpec
 
 def _spec(t: ir.Type, what: str) -> TensorSpec:
     if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
-        raise CompileError(f"{what} must be a statically shaped tensor, got {t}")
+        raise CompileError(f"error: {what} must be a statically shaped tensor, got {t}")
     try:
         return TensorSpec(tuple(t.shape), numpy_dtype(t.element_type))
     except TypeError as e:
-        raise CompileError(f"{what}: {e}") from None
+        raise CompileError(f"error: {what}: {e}") from None
 
 
 def entry_signature(module: ir.Module, entry: str) -> tuple[list[TensorSpec], list[TensorSpec]]:
@@ -30,17 +30,23 @@ def entry_signature(module: ir.Module, entry: str) -> tuple[list[TensorSpec], li
             return inputs, outputs
     names = [ir.StringAttr(op.attributes["sym_name"]).value for op in module.body.operations
              if op.operation.name == "func.func"]
-    raise CompileError(f"no function @{entry} in the module (functions: {', '.join(names) or 'none'})")
+    raise CompileError(f"error: no function @{entry} in the module (functions: {', '.join(names) or 'none'})")
 
 
-def lower(module: ir.Module, stage: str = "llvm", print_ir_after_all: bool = False) -> ir.Module:
-    """Runs the pipeline on `module` in place up to `stage`; CompileError on failure."""
-    pm = pass_manager(passes_until(stage), module.context, print_ir_after_all)
+def run_passes(module: ir.Module, passes, source_name: str = "<input>",
+               print_ir_after_all: bool = False) -> ir.Module:
+    """Runs `passes` on `module` in place; CompileError with the diagnostics on failure."""
+    pm = pass_manager(passes, module.context, print_ir_after_all)
     try:
         pm.run(module.operation)
     except ir.MLIRError as e:
-        raise CompileError(format_error(e)) from None
+        raise CompileError(format_error(e, source_name)) from None
     return module
+
+
+def lower(module: ir.Module, stage: str = "llvm", source_name: str = "<input>") -> ir.Module:
+    """Runs the compile pipeline on `module` in place up to `stage`."""
+    return run_passes(module, passes_until(stage), source_name)
 
 
 def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A001 - jax's name
@@ -59,5 +65,5 @@ def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A0
     if not 0 <= opt_level <= 3:
         raise ValueError(f"opt_level must be 0..3, got {opt_level}")
     inputs, outputs = entry_signature(module, entry)
-    lower(module, "llvm")
+    lower(module, "llvm", source_name)
     return Executable(module, entry, inputs, outputs, opt_level=opt_level)

@@ -13,7 +13,11 @@ class CompileError(Exception):
     """IR that failed to parse, verify or lower; str() holds the formatted diagnostics."""
 
 
-def format_location(loc: ir.Location) -> str:
+# ir.Module.parse names its buffer "-"; diagnostics show the real source name instead.
+_PARSER_BUFFER_NAME = "-"
+
+
+def format_location(loc: ir.Location, source_name: str = "<input>") -> str:
     while loc.is_a_name():
         loc = loc.child_loc
     if loc.is_a_callsite():
@@ -21,46 +25,29 @@ def format_location(loc: ir.Location) -> str:
     if loc.is_a_fused() and loc.locations:
         loc = loc.locations[0]
     if loc.is_a_file():
-        return f"{loc.filename}:{loc.start_line}:{loc.start_col}"
-    return "<unknown>"
+        filename = source_name if loc.filename == _PARSER_BUFFER_NAME else loc.filename
+        return f"{filename}:{loc.start_line}:{loc.start_col}"
+    return source_name
 
 
-def format_diagnostic(diag, indent: str = "") -> str:
-    text = f"{indent}{format_location(diag.location)}: {_SEVERITY[diag.severity]}: {diag.message}"
+def format_diagnostic(diag, source_name: str = "<input>") -> str:
+    severity = _SEVERITY[diag.severity]
+    text = f"{format_location(diag.location, source_name)}: {severity}: {diag.message}"
     for note in diag.notes:
-        text += "\n" + format_diagnostic(note, indent)
+        text += "\n" + format_diagnostic(note, source_name)
     return text
 
 
-def format_error(error: ir.MLIRError) -> str:
-    lines = [format_diagnostic(d) for d in error.error_diagnostics]
-    return "\n".join(lines) or str(error)
+def format_error(error: ir.MLIRError, source_name: str = "<input>") -> str:
+    lines = [format_diagnostic(d, source_name) for d in error.error_diagnostics]
+    return "\n".join(lines) or f"{source_name}: error: {error}"
 
 
 def parse_module(text: str, context: ir.Context, source_name: str = "<input>") -> ir.Module:
-    """Parses `text`; a syntax or verifier error raises CompileError with file:line:col."""
+    """Parses `text` (a module, or top-level ops that form one); a syntax or verifier error
+    raises CompileError with `source_name:line:col`."""
     try:
         with context:
-            op = ir.Operation.parse(text, source_name=source_name)
+            return ir.Module.parse(text)
     except ir.MLIRError as e:
-        raise CompileError(format_error(e)) from None
-    return to_module(op)
-
-
-def to_module(module_op) -> ir.Module:
-    """An ir.Module owning the ops of a parsed builtin.module operation.
-
-    `Operation.parse` is the parser that records the source name in locations, but it returns
-    an operation, and the ExecutionEngine wants an ir.Module: so the ops move over.
-    """
-    with module_op.context, ir.Location.unknown():
-        module = ir.Module.create()
-        if module_op.operation.name != "builtin.module":  # a lone top-level op, e.g. a func
-            module.body.append(module_op.operation)
-            return module
-        for attr in module_op.attributes:
-            module.operation.attributes[attr.name] = attr.attr
-        for op in list(module_op.regions[0].blocks[0].operations):
-            op.detach_from_parent()
-            module.body.append(op)
-    return module
+        raise CompileError(format_error(e, source_name)) from None

@@ -1,0 +1,145 @@
+// The hlo dialect in IRDL. Generated from python/mlc/dialects/hlo/ops.py by
+// `python tools/gen_dialect.py`; do not edit by hand.
+irdl.dialect @hlo {
+  irdl.operation @constant {
+    %T = irdl.base "!builtin.tensor"
+    %value = irdl.base "#builtin.dense_int_or_fp_elements"
+    irdl.results(output: %T)
+    irdl.attributes {"value" = %value}
+  }
+  irdl.operation @iota {
+    %T = irdl.base "!builtin.tensor"
+    %iota_dimension = irdl.base "#builtin.integer"
+    irdl.results(output: %T)
+    irdl.attributes {"iota_dimension" = %iota_dimension}
+  }
+  irdl.operation @add {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @subtract {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @multiply {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @divide {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @maximum {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @minimum {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @negate {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @abs {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @exponential {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @log {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @tanh {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @sqrt {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @rsqrt {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @compare {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %comparison_direction = irdl.base "#builtin.string"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"comparison_direction" = %comparison_direction}
+  }
+  irdl.operation @select {
+    %P = irdl.base "!builtin.tensor"
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(pred: %P, on_true: %T, on_false: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @convert {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+  }
+  irdl.operation @broadcast_in_dim {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %broadcast_dimensions = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"broadcast_dimensions" = %broadcast_dimensions}
+  }
+  irdl.operation @reshape {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+  }
+  irdl.operation @transpose {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %permutation = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"permutation" = %permutation}
+  }
+  irdl.operation @reduce {
+    %T = irdl.base "!builtin.tensor"
+    %I = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %dimensions = irdl.base "#builtin.dense_array"
+    %kind = irdl.base "#builtin.string"
+    irdl.operands(inputs: %T, init_values: %I)
+    irdl.results(result: %R)
+    irdl.attributes {"dimensions" = %dimensions, "kind" = %kind}
+  }
+  irdl.operation @dot_general {
+    %L = irdl.base "!builtin.tensor"
+    %H = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %lhs_batching_dimensions = irdl.base "#builtin.dense_array"
+    %rhs_batching_dimensions = irdl.base "#builtin.dense_array"
+    %lhs_contracting_dimensions = irdl.base "#builtin.dense_array"
+    %rhs_contracting_dimensions = irdl.base "#builtin.dense_array"
+    irdl.operands(lhs: %L, rhs: %H)
+    irdl.results(result: %R)
+    irdl.attributes {"lhs_batching_dimensions" = %lhs_batching_dimensions, "rhs_batching_dimensions" = %rhs_batching_dimensions, "lhs_contracting_dimensions" = %lhs_contracting_dimensions, "rhs_contracting_dimensions" = %rhs_contracting_dimensions}
+  }
+}

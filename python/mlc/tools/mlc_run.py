@@ -1,0 +1,109 @@
+"""mlc-run: JIT-compiles one function of an MLIR file and runs it on numpy inputs.
+
+    mlc-run model.mlir --entry main --input x.npy --input y.npy
+    mlc-run model.mlir --random-inputs 0 --check-against expected.npz
+
+Each result is printed as its numpy repr. `--check-against` compares the results with the
+arrays of an .npz file (in order) and exits 1 if any differs beyond the dtype's tolerance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from ..compiler import compile as mlc_compile
+from ..diagnostics import CompileError
+
+# Relative/absolute tolerance per dtype kind when comparing with --check-against.
+TOLERANCES = {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
+
+
+def random_array(rng: np.random.Generator, shape, dtype: np.dtype) -> np.ndarray:
+    """Normal floats, integers in [-10, 10], random booleans."""
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(-10, 11, size=shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mlc-run", allow_abbrev=False,
+                                     description="JIT-compiles and runs a function of an MLIR file.")
+    parser.add_argument("input", help="MLIR file with hlo (or lower-level) functions")
+    parser.add_argument("--entry", default="main", help="the function to run (default main)")
+    parser.add_argument("--input", dest="inputs", action="append", default=[], metavar="NPY",
+                        help="an argument as a .npy file; once per argument, in order")
+    parser.add_argument("--random-inputs", type=int, metavar="SEED",
+                        help="make random arguments from this seed instead of --input")
+    parser.add_argument("--check-against", metavar="NPZ",
+                        help="compare the results with the arrays in this .npz file")
+    parser.add_argument("-O", dest="opt_level", type=int, default=2, choices=range(4),
+                        help="LLVM optimization level (default 2)")
+    return parser
+
+
+def _load_inputs(args, executable) -> list[np.ndarray]:
+    if args.random_inputs is not None:
+        if args.inputs:
+            raise ValueError("give either --input files or --random-inputs, not both")
+        rng = np.random.default_rng(args.random_inputs)
+        return [random_array(rng, s.shape, s.dtype) for s in executable.inputs]
+    return [np.load(path, allow_pickle=False) for path in args.inputs]
+
+
+def _compare(results, reference_path: str) -> list[str]:
+    with np.load(reference_path, allow_pickle=False) as ref:
+        expected = [ref[k] for k in ref.files]
+    if len(expected) != len(results):
+        return [f"{reference_path} holds {len(expected)} arrays, the function returned {len(results)}"]
+    problems = []
+    for i, (got, want) in enumerate(zip(results, expected)):
+        if got.shape != want.shape or got.dtype != want.dtype:
+            problems.append(f"result {i}: got {got.dtype}{list(got.shape)}, "
+                            f"expected {want.dtype}{list(want.shape)}")
+            continue
+        tol = TOLERANCES.get(got.dtype, 0)
+        if not np.allclose(got, want, rtol=tol, atol=tol, equal_nan=True):
+            worst = np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))
+            problems.append(f"result {i} differs: max abs error {worst:g} (tolerance {tol:g})")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _argument_parser().parse_args(argv)
+    try:
+        with open(args.input) as f:
+            text = f.read()
+    except OSError as e:
+        print(f"mlc-run: error: cannot read '{args.input}': {e.strerror}", file=sys.stderr)
+        return 1
+    try:
+        executable = mlc_compile(text, entry=args.entry, opt_level=args.opt_level,
+                                 source_name=args.input)
+        inputs = _load_inputs(args, executable)
+        results = executable(*inputs)
+    except CompileError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except (TypeError, ValueError, OSError) as e:
+        print(f"mlc-run: error: {e}", file=sys.stderr)
+        return 1
+    results = list(results) if isinstance(results, tuple) else [results]
+    for r in results:
+        print(repr(r))
+    if args.check_against:
+        problems = _compare(results, args.check_against)
+        for p in problems:
+            print(f"mlc-run: mismatch: {p}", file=sys.stderr)
+        if problems:
+            return 1
+        print(f"mlc-run: all {len(results)} results match {args.check_against}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
