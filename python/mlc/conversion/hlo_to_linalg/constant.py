@@ -21,7 +21,7 @@ def lower_iota(op, sig):
     dim = sig.attributes["iota_dimension"]
 
     def body(_out):
-        index = linalg.index(dim)
+        index = linalg.IndexOp(dim).result  # linalg.index is shadowed by opdsl
         if is_float(et):
             return arith.sitofp(et, arith.index_cast(ir.IntegerType.get_signless(64), index))
         return arith.index_cast(et, index)

@@ -1,0 +1,228 @@
+// RUN: mlc-opt %s --split-input-file --hlo-to-linalg | FileCheck %s
+
+// -----
+
+// Elementwise add of floats becomes one parallel linalg.generic over arith.addf.
+// CHECK-LABEL: func @add_f32
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} outs(%[[INIT]] : tensor<2x3xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: hlo.
+func.func @add_f32(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "hlo.add"(%a, %b) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// add on i1 is logical or.
+// CHECK-LABEL: func @add_i1
+// CHECK: arith.ori %{{.*}}, %{{.*}} : i1
+func.func @add_i1(%a: tensor<4xi1>, %b: tensor<4xi1>) -> tensor<4xi1> {
+  %0 = "hlo.add"(%a, %b) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// CHECK-LABEL: func @subtract_i32
+// CHECK: arith.subi %{{.*}}, %{{.*}} : i32
+func.func @subtract_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.subtract"(%a, %b) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @multiply_f64
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
+func.func @multiply_f64(%a: tensor<4xf64>, %b: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = "hlo.multiply"(%a, %b) : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+// Integer division guards x/0 (-> -1) and INT_MIN/-1 (-> INT_MIN) so it never traps.
+// CHECK-LABEL: func @divide_i32
+// CHECK-DAG: %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK-DAG: %[[M1:.*]] = arith.constant -1 : i32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: ^bb0(%[[L:.*]]: i32, %[[R:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[BYZERO:.*]] = arith.cmpi eq, %[[R]], %[[ZERO]]
+// CHECK: %[[SAFE:.*]] = arith.select %{{.*}}, %[[ONE]], %[[R]]
+// CHECK: %[[Q:.*]] = arith.divsi %[[L]], %[[SAFE]]
+// CHECK: arith.select %[[BYZERO]], %[[M1]], %[[Q]]
+func.func @divide_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.divide"(%a, %b) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Float max/min propagate NaN (maximumf); integers use signed max/min.
+// CHECK-LABEL: func @maximum_minimum
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.minsi %{{.*}}, %{{.*}} : i64
+func.func @maximum_minimum(%a: tensor<4xf32>, %b: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xi64>) {
+  %0 = "hlo.maximum"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.minimum"(%b, %b) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  return %0, %1 : tensor<4xf32>, tensor<4xi64>
+}
+
+// -----
+
+// Each float unary op becomes its arith/math op.
+// CHECK-LABEL: func @unary_float
+// CHECK: arith.negf
+// CHECK: math.absf
+// CHECK: math.exp
+// CHECK: math.log
+// CHECK: math.tanh
+// CHECK: math.sqrt
+// CHECK: math.rsqrt
+func.func @unary_float(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.negate"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.abs"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "hlo.exponential"(%1) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "hlo.log"(%2) : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = "hlo.tanh"(%3) : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = "hlo.sqrt"(%4) : (tensor<4xf32>) -> tensor<4xf32>
+  %6 = "hlo.rsqrt"(%5) : (tensor<4xf32>) -> tensor<4xf32>
+  return %6 : tensor<4xf32>
+}
+
+// -----
+
+// Integer negate is 0 - x; abs is math.absi.
+// CHECK-LABEL: func @unary_int
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: arith.subi %[[ZERO]], %{{.*}} : i32
+// CHECK: math.absi
+func.func @unary_int(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.negate"(%a) : (tensor<4xi32>) -> tensor<4xi32>
+  %1 = "hlo.abs"(%0) : (tensor<4xi32>) -> tensor<4xi32>
+  return %1 : tensor<4xi32>
+}
+
+// -----
+
+// Float NE is unordered (true for NaN); compare_type picks signed or unsigned predicates.
+// CHECK-LABEL: func @compare
+// CHECK: arith.cmpf une
+// CHECK: arith.cmpi slt
+// CHECK: arith.cmpi uge
+func.func @compare(%a: tensor<4xf32>, %b: tensor<4xi32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
+  %0 = "hlo.compare"(%a, %a) {comparison_direction = "NE"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %1 = "hlo.compare"(%b, %b) {comparison_direction = "LT"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %2 = "hlo.compare"(%b, %b) {comparison_direction = "GE", compare_type = "UNSIGNED"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  return %0, %1, %2 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// A 0-d pred is read through a map with no results.
+// CHECK-DAG: #[[$SCALAR:.*]] = affine_map<(d0) -> ()>
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func @select_scalar_pred
+// CHECK: linalg.generic {indexing_maps = [#[[$SCALAR]], #[[$ID]], #[[$ID]], #[[$ID]]]
+// CHECK: arith.select
+func.func @select_scalar_pred(%p: tensor<i1>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.select"(%p, %a, %b) : (tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// float -> int saturates and maps NaN to 0; f32 -> f64 extends; i1 -> i64 zero-extends.
+// CHECK-LABEL: func @convert
+// CHECK: arith.fptosi %{{.*}} : f32 to i32
+// CHECK: arith.cmpf oge
+// CHECK: arith.cmpf olt
+// CHECK: arith.cmpf uno
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.extui %{{.*}} : i1 to i64
+func.func @convert(%a: tensor<4xf32>, %b: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xf64>, tensor<4xi64>) {
+  %0 = "hlo.convert"(%a) : (tensor<4xf32>) -> tensor<4xi32>
+  %1 = "hlo.convert"(%a) : (tensor<4xf32>) -> tensor<4xf64>
+  %2 = "hlo.convert"(%b) : (tensor<4xi1>) -> tensor<4xi64>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xf64>, tensor<4xi64>
+}
+
+// -----
+
+// constant becomes arith.constant; iota reads linalg.index of its dimension.
+// CHECK-LABEL: func @constant_iota
+// CHECK: arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 1 : index
+// CHECK: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: arith.sitofp %[[I64]] : i64 to f32
+func.func @constant_iota() -> (tensor<2xf32>, tensor<2x3xf32>) {
+  %0 = "hlo.constant"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %1 = "hlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<2x3xf32>
+  return %0, %1 : tensor<2xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// A size-1 operand dim that expands is read at index 0.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (0, d2)>
+// CHECK-LABEL: func @broadcast_in_dim
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+func.func @broadcast_in_dim(%a: tensor<1x3xf32>) -> tensor<2x4x3xf32> {
+  %0 = "hlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<1x3xf32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+// reshape collapses to 1-d then expands; a 0-d operand first expands to 1-d.
+// CHECK-LABEL: func @reshape
+// CHECK: %[[C:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK: tensor.expand_shape %[[C]] {{\[\[}}0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+// CHECK: tensor.expand_shape %{{.*}} [] output_shape [1] : tensor<f32> into tensor<1xf32>
+func.func @reshape(%a: tensor<2x3xf32>, %s: tensor<f32>) -> (tensor<3x2xf32>, tensor<1x1xf32>) {
+  %0 = "hlo.reshape"(%a) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = "hlo.reshape"(%s) : (tensor<f32>) -> tensor<1x1xf32>
+  return %0, %1 : tensor<3x2xf32>, tensor<1x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @transpose
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<4x2x3xf32>) permutation = [2, 0, 1]
+func.func @transpose(%a: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = "hlo.transpose"(%a) {permutation = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}
+
+// -----
+
+// reduce fills the output with the init value, then combines along `dimensions`.
+// CHECK-LABEL: func @reduce
+// CHECK: %[[INIT:.*]] = tensor.extract %{{.*}}[] : tensor<i32>
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[INIT]] : i32)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%[[FILL]] : tensor<2xi32>)
+// CHECK: arith.xori
+func.func @reduce(%a: tensor<2x3xi32>, %z: tensor<i32>) -> tensor<2xi32> {
+  %0 = "hlo.reduce"(%a, %z) {dimensions = array<i64: 1>, kind = "xor"} : (tensor<2x3xi32>, tensor<i32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+// Loops are (batch, lhs free, rhs free, contracting).
+// CHECK-DAG: #[[$LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[$RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func @dot_general_batched
+// CHECK: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: %[[P:.*]] = arith.mulf
+// CHECK: arith.addf %{{.*}}, %[[P]]
+func.func @dot_general_batched(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = "hlo.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64: 0>, rhs_batching_dimensions = array<i64: 0>, lhs_contracting_dimensions = array<i64: 2>, rhs_contracting_dimensions = array<i64: 1>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}

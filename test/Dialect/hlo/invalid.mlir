@@ -1,0 +1,295 @@
+// Each case breaks one rule of one op; hlo-verify (or the IRDL parser) names the op and
+// the location of the error.
+// RUN: not mlc-opt %s --split-input-file --hlo-verify 2>&1 | FileCheck %s
+
+// A constant's result type must be its value's type.
+func.func @constant_type_mismatch() -> tensor<3xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.constant' op result type tensor<3xf32> does not match the inferred type tensor<2xf32>
+  %0 = "hlo.constant"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// iota_dimension must index a result dimension.
+func.func @iota_dimension_out_of_range() -> tensor<4xi32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.iota' op iota_dimension 1 is out of range for result rank 1
+  %0 = "hlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// The IRDL constraint: both operands and the result of add share one type.
+func.func @add_operand_types_differ(%a: tensor<4xf32>, %b: tensor<4xf64>) -> tensor<4xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 2]]:8: error: expected 'tensor<4xf32>' but got 'tensor<4xf64>'
+  // CHECK-NEXT: note: see current operation: %0 = "hlo.add"
+  %0 = "hlo.add"(%a, %b) : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// subtract has no meaning on booleans.
+func.func @subtract_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
+  // CHECK: error: 'hlo.subtract' op operands must have integer or float elements, got i1
+  %0 = "hlo.subtract"(%a, %a) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @multiply_dynamic_shape(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // CHECK: error: 'hlo.multiply' op operand #0 must have a static shape, got tensor<?xf32> (dynamic shapes are not supported)
+  %0 = "hlo.multiply"(%a, %a) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @divide_bool(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.divide' op operands must have integer or float elements, got i1
+  %0 = "hlo.divide"(%a, %a) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @maximum_unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
+  // CHECK: error: expected base type 'builtin.tensor' but got 'builtin.unranked_tensor'
+  // CHECK-NEXT: note: see current operation: %0 = "hlo.maximum"
+  %0 = "hlo.maximum"(%a, %a) : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @minimum_result_type(%a: tensor<2xf32>) -> tensor<3xf32> {
+  // CHECK: error: expected 'tensor<2xf32>' but got 'tensor<3xf32>'
+  %0 = "hlo.minimum"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @negate_bool(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.negate' op operands must have integer or float elements, got i1
+  %0 = "hlo.negate"(%a) : (tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @abs_bool(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.abs' op operands must have integer or float elements, got i1
+  %0 = "hlo.abs"(%a) : (tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @exponential_integer(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.exponential' op operands must have float elements, got i32
+  %0 = "hlo.exponential"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @log_integer(%a: tensor<2xi64>) -> tensor<2xi64> {
+  // CHECK: error: 'hlo.log' op operands must have float elements, got i64
+  %0 = "hlo.log"(%a) : (tensor<2xi64>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @tanh_integer(%a: tensor<2xi8>) -> tensor<2xi8> {
+  // CHECK: error: 'hlo.tanh' op operands must have float elements, got i8
+  %0 = "hlo.tanh"(%a) : (tensor<2xi8>) -> tensor<2xi8>
+  return %0 : tensor<2xi8>
+}
+
+// -----
+
+func.func @sqrt_integer(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.sqrt' op operands must have float elements, got i32
+  %0 = "hlo.sqrt"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @rsqrt_integer(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.rsqrt' op operands must have float elements, got i32
+  %0 = "hlo.rsqrt"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @compare_bad_direction(%a: tensor<2xf32>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.compare' op comparison_direction must be one of EQ, NE, GE, GT, LE, LT, got "LESS"
+  %0 = "hlo.compare"(%a, %a) {comparison_direction = "LESS"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @compare_type_mismatch(%a: tensor<2xf32>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.compare' op compare_type "SIGNED" does not fit element type f32
+  %0 = "hlo.compare"(%a, %a) {comparison_direction = "LT", compare_type = "SIGNED"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @compare_result_not_i1(%a: tensor<2xf32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.compare' op result type tensor<2xi32> does not match the inferred type tensor<2xi1>
+  %0 = "hlo.compare"(%a, %a) {comparison_direction = "LT"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @compare_missing_direction(%a: tensor<2xf32>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.compare' op attribute "comparison_direction" is expected but not provided
+  %0 = "hlo.compare"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @select_pred_shape(%p: tensor<3xi1>, %a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.select' op pred shape 3 must be scalar or equal the operand shape 2
+  %0 = "hlo.select"(%p, %a, %a) : (tensor<3xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @select_pred_not_bool(%p: tensor<2xi32>, %a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.select' op pred must have i1 elements, got i32
+  %0 = "hlo.select"(%p, %a, %a) : (tensor<2xi32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @convert_shape_change(%a: tensor<2xf32>) -> tensor<3xi32> {
+  // CHECK: error: 'hlo.convert' op result shape 3 must equal operand shape 2
+  %0 = "hlo.convert"(%a) : (tensor<2xf32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @broadcast_in_dim_bad_size(%a: tensor<3xf32>) -> tensor<2x4xf32> {
+  // CHECK: error: 'hlo.broadcast_in_dim' op operand dim 0 has size 3, which cannot broadcast to result dim 1 of size 4
+  %0 = "hlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @broadcast_in_dim_out_of_range(%a: tensor<3xf32>) -> tensor<2x3xf32> {
+  // CHECK: error: 'hlo.broadcast_in_dim' op broadcast_dimensions entry 2 is out of range for rank 2
+  %0 = "hlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64: 2>} : (tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @broadcast_in_dim_wrong_attribute(%a: tensor<3xf32>) -> tensor<2x3xf32> {
+  // CHECK: error: 'hlo.broadcast_in_dim' op attribute 'broadcast_dimensions' must be array<i64: ...>, got array<i32: 1>
+  %0 = "hlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i32: 1>} : (tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @reshape_element_count(%a: tensor<2x3xf32>) -> tensor<5xf32> {
+  // CHECK: error: 'hlo.reshape' op cannot reshape 2x3 (6 elements) to 5 (5 elements)
+  %0 = "hlo.reshape"(%a) : (tensor<2x3xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @transpose_not_a_permutation(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // CHECK: error: 'hlo.transpose' op permutation [0, 0] is not a permutation of 0..1
+  %0 = "hlo.transpose"(%a) {permutation = array<i64: 0, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @transpose_result_shape(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: error: 'hlo.transpose' op result type tensor<2x3xf32> does not match the inferred type tensor<3x2xf32>
+  %0 = "hlo.transpose"(%a) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @reduce_bad_kind(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+  // CHECK: error: 'hlo.reduce' op kind must be one of add, mul, max, min, and, or, xor, got "sum"
+  %0 = "hlo.reduce"(%a, %z) {dimensions = array<i64: 0>, kind = "sum"} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @reduce_xor_on_float(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+  // CHECK: error: 'hlo.reduce' op kind "xor" needs integer or i1 elements, got f32
+  %0 = "hlo.reduce"(%a, %z) {dimensions = array<i64: 0>, kind = "xor"} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @reduce_repeated_dimension(%a: tensor<4x2xf32>, %z: tensor<f32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.reduce' op dimensions has repeated entries: [0, 0]
+  %0 = "hlo.reduce"(%a, %z) {dimensions = array<i64: 0, 0>, kind = "add"} : (tensor<4x2xf32>, tensor<f32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @reduce_init_not_scalar(%a: tensor<4xf32>) -> tensor<f32> {
+  // CHECK: error: 'hlo.reduce' op init value must be a 0-d tensor of f32, got tensor<4xf32>
+  %0 = "hlo.reduce"(%a, %a) {dimensions = array<i64: 0>, kind = "add"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @dot_general_contracting_sizes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  // CHECK: error: 'hlo.dot_general' op contracting dimension sizes differ: lhs dim 1 is 3, rhs dim 0 is 4
+  %0 = "hlo.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @dot_general_batch_count(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.dot_general' op lhs and rhs must have as many batching dimensions, got [0] and []
+  %0 = "hlo.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64: 0>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @dot_general_dimension_reused(%a: tensor<3x3xf32>, %b: tensor<3x3xf32>) -> tensor<3xf32> {
+  // CHECK: error: 'hlo.dot_general' op lhs batching + contracting dimensions has repeated entries: [0, 0]
+  %0 = "hlo.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64: 0>, rhs_batching_dimensions = array<i64: 0>, lhs_contracting_dimensions = array<i64: 0>, rhs_contracting_dimensions = array<i64: 1>} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: custom op 'hlo.frobnicate' is unknown
+  %0 = hlo.frobnicate %a : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
