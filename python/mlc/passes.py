@@ -14,6 +14,7 @@ _REGISTRY: dict[str, str] = {
     "hlo-verify": "mlc.transforms.verify:HloVerify",
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
+    "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",
     "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
+from .bool_to_byte import BoolToByte
 from .readonly_arguments import ReadonlyArguments
 
 _STAGES = [
@@ -48,4 +49,4 @@ class LowerToLLVM(PassPipeline):
     name = "mlc-lower-to-llvm"
 
     def passes(self) -> list[Pass]:
-        return [ReadonlyArguments(), UpstreamPasses(",".join(_STAGES))]
+        return [ReadonlyArguments(), BoolToByte(), UpstreamPasses(",".join(_STAGES))]

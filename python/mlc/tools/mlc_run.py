@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mlc-run: error: {e}", file=sys.stderr)
         return 1
     results = list(results) if isinstance(results, tuple) else [results]
+    np.set_printoptions(linewidth=120)  # one line per small result, for FileCheck
     for r in results:
         print(repr(r))
     if args.check_against:

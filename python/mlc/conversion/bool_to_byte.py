@@ -1,0 +1,151 @@
+"""Pass `mlc-bool-to-byte`: booleans are bytes in memory, every `tensor<...xi1>` becomes
+`tensor<...xi8>` holding 0 or 1.
+
+Why: LLVM 22's memref-to-llvm lowering asserts on i1 memory accesses (sub-byte types need
+emulation), and numpy stores a bool in one byte, so i8 is both legal and what the caller
+passes. Scalars stay i1: where a byte enters scalar code it is truncated (`arith.trunci`),
+and where a scalar bool is stored it is zero-extended (`arith.extui`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import arith
+
+from ..transforms.pass_base import Pass
+
+
+def _is_i1(t: ir.Type) -> bool:
+    return isinstance(t, ir.IntegerType) and t.width == 1
+
+
+def _byte_tensor(t: ir.Type) -> ir.Type | None:
+    """tensor<...xi1> -> tensor<...xi8>; None for any other type."""
+    if isinstance(t, ir.RankedTensorType) and _is_i1(t.element_type):
+        return ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(8))
+    return None
+
+
+def _element_type(t: ir.Type) -> ir.Type:
+    return t.element_type if isinstance(t, ir.ShapedType) else t
+
+
+def _all_ops(root: ir.Operation) -> list[ir.Operation]:
+    ops = []
+    root.walk(lambda op: ops.append(op.operation) or ir.WalkResult.ADVANCE, ir.WalkOrder.PRE_ORDER)
+    return ops
+
+
+def _retype_values(op: ir.Operation) -> None:
+    for result in op.results:
+        new = _byte_tensor(result.type)
+        if new is not None:
+            result.set_type(new)
+    for region in op.regions:
+        for block in region.blocks:
+            for arg in block.arguments:
+                new = _byte_tensor(arg.type)
+                if new is not None:
+                    arg.set_type(new)
+
+
+def _retype_function(op: ir.Operation) -> None:
+    ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+    inputs = [_byte_tensor(t) or t for t in ftype.inputs]
+    results = [_byte_tensor(t) or t for t in ftype.results]
+    op.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
+
+
+def _replace_bool_constant(op: ir.Operation) -> None:
+    old = op.attributes["value"]
+    new_type = _byte_tensor(old.type)
+    values = np.array([bool(v) for v in ir.DenseIntElementsAttr(old)], dtype=np.int8) \
+        if not old.is_splat else np.full(new_type.shape, bool(old.get_splat_value().value), np.int8)
+    op.attributes["value"] = ir.DenseElementsAttr.get(values.reshape(new_type.shape), type=new_type)
+
+
+def _truncate_block_arguments(op: ir.Operation) -> None:
+    """Region args of a linalg op that now read bytes: i1 -> i8, truncated at block start."""
+    block = op.regions[0].blocks[0]
+    i8 = ir.IntegerType.get_signless(8)
+    first = block.operations[0] if len(block.operations) else None
+    for operand, arg in zip(op.operands, block.arguments):
+        if _is_i1(arg.type) and _element_type(operand.type) == i8:
+            arg.set_type(i8)
+            with ir.InsertionPoint(first) if first is not None else ir.InsertionPoint(block):
+                truncated = arith.trunci(ir.IntegerType.get_signless(1), arg)
+            arg.replace_all_uses_except(truncated, truncated.owner.operation)
+
+
+def _extend_yielded_bools(op: ir.Operation) -> None:
+    """Values a linalg body yields into byte outputs: i1 -> i8 with extui."""
+    block = op.regions[0].blocks[0]
+    terminator = block.operations[len(block.operations) - 1]
+    outputs = list(op.results)  # tensor semantics: one result per output
+    i8 = ir.IntegerType.get_signless(8)
+    for i, (value, out) in enumerate(zip(terminator.operands, outputs)):
+        if _is_i1(value.type) and _element_type(out.type) == i8:
+            with ir.InsertionPoint(terminator):
+                terminator.operands[i] = arith.extui(i8, value)
+
+
+def _extend_scalar_operands(op: ir.Operation) -> None:
+    """A scalar bool stored into a byte tensor (linalg.fill, tensor.insert): extui first."""
+    i8 = ir.IntegerType.get_signless(8)
+    targets = [v for v in op.operands if _element_type(v.type) == i8 and isinstance(v.type, ir.ShapedType)]
+    if not targets:
+        return
+    for i, operand in enumerate(op.operands):
+        if _is_i1(operand.type):
+            with ir.InsertionPoint(op):
+                op.operands[i] = arith.extui(i8, operand)
+
+
+def _truncate_extracted(op: ir.Operation) -> None:
+    """tensor.extract from a byte tensor gives a byte; users want the i1 back."""
+    result = op.results[0]
+    if _element_type(op.operands[0].type) == ir.IntegerType.get_signless(8) and _is_i1(result.type):
+        result.set_type(ir.IntegerType.get_signless(8))
+        with ir.InsertionPoint.after(op):
+            truncated = arith.trunci(ir.IntegerType.get_signless(1), result)
+        result.replace_all_uses_except(truncated, truncated.owner.operation)
+
+
+_SCALAR_BOUNDARY = {
+    "tensor.extract": _truncate_extracted,
+    "tensor.insert": _extend_scalar_operands,
+    "tensor.splat": _extend_scalar_operands,
+    "tensor.from_elements": _extend_scalar_operands,
+}
+
+
+@dataclass(frozen=True)
+class BoolToByte(Pass):
+    """Stores booleans as bytes: tensor<...xi1> becomes tensor<...xi8> (0 or 1).
+
+    Expects: linalg/tensor/arith/scf/func on tensors. Produces: the same with no i1
+    tensors; scalar code still computes on i1, with trunci/extui where bytes meet it.
+    """
+
+    name = "mlc-bool-to-byte"
+
+    def run(self, module: ir.Operation) -> None:
+        ops = _all_ops(module)
+        bool_constants = [op for op in ops if op.name == "arith.constant"
+                          and _byte_tensor(op.results[0].type) is not None]
+        for op in bool_constants:
+            _replace_bool_constant(op)
+        for op in ops:
+            _retype_values(op)
+            if op.name == "func.func":
+                _retype_function(op)
+        for op in ops:
+            if op.name.startswith("linalg.") and len(op.regions) and len(op.regions[0].blocks):
+                _extend_scalar_operands(op)
+                _truncate_block_arguments(op)
+                _extend_yielded_bools(op)
+            elif op.name in _SCALAR_BOUNDARY:
+                _SCALAR_BOUNDARY[op.name](op)

@@ -1,0 +1,47 @@
+// RUN: mlc-opt %s --split-input-file --mlc-lower-to-llvm | FileCheck %s
+
+// Results become caller-allocated out-params; the C interface wrapper is emitted; nothing
+// but the llvm dialect remains.
+// CHECK-LABEL: llvm.func @dps_result
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK-NOT: llvm.call @malloc
+// CHECK: llvm.intr.tanh
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @_mlir_ciface_dps_result
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref.
+func.func @dps_result(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tensor.empty() : tensor<8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%0 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %2 = math.tanh %in : f32
+    linalg.yield %2 : f32
+  } -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+
+// -----
+
+// A temporary buffer is freed before returning.
+// CHECK-LABEL: llvm.func @temporary_freed
+// CHECK: llvm.call @malloc
+// CHECK: llvm.call @free
+// CHECK: llvm.return
+func.func @temporary_freed(%a: tensor<8xf32>) -> tensor<f32> {
+  %cst = arith.constant 0.0 : f32
+  %0 = tensor.empty() : tensor<8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%0 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<8xf32>
+  %t = linalg.transpose ins(%1 : tensor<8xf32>) outs(%0 : tensor<8xf32>) permutation = [0]
+  %init = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%cst : f32) outs(%init : tensor<f32>) -> tensor<f32>
+  %r = linalg.reduce ins(%t : tensor<8xf32>) outs(%f : tensor<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<f32>
+}
