@@ -1,10 +1,12 @@
-"""Pass `mlc-bool-to-byte`: booleans are bytes in memory, every `tensor<...xi1>` becomes
-`tensor<...xi8>` holding 0 or 1.
+"""Pass `mlc-bool-to-byte`: booleans are bytes in memory, every `tensor<...xi1>` and
+`memref<...xi1>` becomes `...xi8` holding 0 or 1.
 
 Why: LLVM 22's memref-to-llvm lowering asserts on i1 memory accesses (sub-byte types need
 emulation), and numpy stores a bool in one byte, so i8 is both legal and what the caller
 passes. Scalars stay i1: where a byte enters scalar code it is truncated (`arith.trunci`),
-and where a scalar bool is stored it is zero-extended (`arith.extui`).
+and where a scalar bool is stored it is zero-extended (`arith.extui`). It runs on tensors
+(before bufferization) and again on memrefs, because buffer deallocation creates i1
+ownership buffers of its own.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith
 
-from ..transforms.pass_base import Pass
+from ..transforms.pass_base import Pass, PassError
 
 
 def _is_i1(t: ir.Type) -> bool:
@@ -23,9 +25,12 @@ def _is_i1(t: ir.Type) -> bool:
 
 
 def _byte_tensor(t: ir.Type) -> ir.Type | None:
-    """tensor<...xi1> -> tensor<...xi8>; None for any other type."""
+    """tensor<...xi1> -> tensor<...xi8>, memref<...xi1> -> memref<...xi8>; else None."""
+    i8 = ir.IntegerType.get_signless(8)
     if isinstance(t, ir.RankedTensorType) and _is_i1(t.element_type):
-        return ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(8))
+        return ir.RankedTensorType.get(t.shape, i8)
+    if isinstance(t, ir.MemRefType) and _is_i1(t.element_type):
+        return ir.MemRefType.get(t.shape, i8, layout=t.layout, memory_space=t.memory_space)
     return None
 
 
@@ -116,6 +121,8 @@ def _truncate_extracted(op: ir.Operation) -> None:
 
 _SCALAR_BOUNDARY = {
     "tensor.extract": _truncate_extracted,
+    "memref.load": _truncate_extracted,
+    "memref.store": _extend_scalar_operands,
     "tensor.insert": _extend_scalar_operands,
     "tensor.splat": _extend_scalar_operands,
     "tensor.from_elements": _extend_scalar_operands,
@@ -124,10 +131,10 @@ _SCALAR_BOUNDARY = {
 
 @dataclass(frozen=True)
 class BoolToByte(Pass):
-    """Stores booleans as bytes: tensor<...xi1> becomes tensor<...xi8> (0 or 1).
+    """Stores booleans as bytes: tensor/memref<...xi1> becomes <...xi8> (0 or 1).
 
-    Expects: linalg/tensor/arith/scf/func on tensors. Produces: the same with no i1
-    tensors; scalar code still computes on i1, with trunci/extui where bytes meet it.
+    Expects: linalg/tensor/memref/arith/scf/func. Produces: the same with no i1 tensors or
+    memrefs; scalar code still computes on i1, with trunci/extui where bytes meet it.
     """
 
     name = "mlc-bool-to-byte"
@@ -142,6 +149,9 @@ class BoolToByte(Pass):
             _retype_values(op)
             if op.name == "func.func":
                 _retype_function(op)
+            elif op.name == "memref.global" and _byte_tensor(op.attributes["type"].value):
+                raise PassError("i1 memref globals are not supported; run mlc-bool-to-byte "
+                                "before bufferization", op.location)
         for op in ops:
             if op.name.startswith("linalg.") and len(op.regions) and len(op.regions[0].blocks):
                 _extend_scalar_operands(op)

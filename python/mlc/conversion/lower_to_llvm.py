@@ -13,7 +13,7 @@ from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .bool_to_byte import BoolToByte
 from .readonly_arguments import ReadonlyArguments
 
-_STAGES = [
+_BUFFERIZE = [
     # Merge producer/consumer linalg.generics so elementwise chains are one loop nest.
     "func.func(linalg-fuse-elementwise-ops)",
     # Tensors -> memrefs across function boundaries; loops may yield fresh buffers (scf.while).
@@ -23,6 +23,9 @@ _STAGES = [
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}",
     # Free every temporary buffer before returning (after out-params, so results are not freed).
     "buffer-deallocation-pipeline",
+]
+# (mlc-bool-to-byte runs here again: deallocation made i1 ownership memrefs of its own.)
+_TO_LLVM = [
     "func.func(convert-linalg-to-loops)",
     # Subviews must be expanded before LLVM conversion, or translation meets unrealized casts.
     "expand-strided-metadata",
@@ -49,4 +52,5 @@ class LowerToLLVM(PassPipeline):
     name = "mlc-lower-to-llvm"
 
     def passes(self) -> list[Pass]:
-        return [ReadonlyArguments(), BoolToByte(), UpstreamPasses(",".join(_STAGES))]
+        return [ReadonlyArguments(), BoolToByte(), UpstreamPasses(",".join(_BUFFERIZE)),
+                BoolToByte(), UpstreamPasses(",".join(_TO_LLVM))]
