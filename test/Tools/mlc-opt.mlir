@@ -1,0 +1,36 @@
+// mlc-opt's command line: pipelines, --emit, and clear errors for bad flags and bad IR.
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(hlo-verify,hlo-to-linalg,func.func(canonicalize))' | FileCheck %s --check-prefix=PIPE
+// RUN: mlc-opt %s -p 'hlo-to-linalg' | FileCheck %s --check-prefix=PIPE
+// RUN: mlc-opt %s --emit=linalg | FileCheck %s --check-prefix=PIPE
+// RUN: mlc-opt %s --emit=llvm | FileCheck %s --check-prefix=LLVM
+// RUN: mlc-opt %s --hlo-to-linalg -o %t.mlir && FileCheck %s --check-prefix=PIPE < %t.mlir
+// RUN: mlc-opt --list-passes | FileCheck %s --check-prefix=LIST
+// RUN: not mlc-opt %s --no-such-pass 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not mlc-opt %s --hlo-to-linalg=bogus=1 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not mlc-opt %s --canonicalize=max-iterations=x 2>&1 | FileCheck %s --check-prefix=BADUPSTREAMOPT
+// RUN: not mlc-opt %s -p 'builtin.module(hlo-to-linalg' 2>&1 | FileCheck %s --check-prefix=UNBALANCED
+// RUN: not mlc-opt %s --hlo-verify -p 'hlo-to-linalg' 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: not mlc-opt %S/Inputs/malformed.mlir 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: not mlc-opt %t.does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: mlc-opt --mlir-print-ir-after-all --hlo-to-linalg %s 2>&1 >/dev/null | FileCheck %s --check-prefix=PRINT
+
+// PIPE-LABEL: func @f
+// PIPE: linalg.generic
+// PIPE-NOT: hlo.
+// LLVM: llvm.func @f
+// LLVM-NOT: linalg.
+// LIST: --hlo-to-linalg
+// LIST: --mlc-lower-to-llvm
+// LIST: Stages (--emit):
+// UNKNOWN: mlc-opt: error: unknown pass or option '--no-such-pass'
+// BADOPT: mlc-opt: error: pass 'hlo-to-linalg' has no option 'bogus' (options: none)
+// BADUPSTREAMOPT: mlc-opt: error: invalid options 'max-iterations=x' for pass 'canonicalize'
+// UNBALANCED: mlc-opt: error: unbalanced brackets or quotes in pipeline
+// BOTH: mlc-opt: error: give passes either as flags or with --pass-pipeline, not both
+// MALFORMED: malformed.mlir:3:3: error: custom op 'not_an_op' is unknown
+// MISSING: mlc-opt: error: cannot read '{{.*}}does-not-exist.mlir': No such file or directory
+// PRINT: // -----// IR Dump After HloToLinalg (hlo-to-linalg) //----- //
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.negate"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,66 @@
+"""Shared helpers: build a one-function hlo module with the builders, compile, run, compare."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mlir import ir
+from mlir.dialects import func
+
+import mlc
+from mlc.context import make_context
+from mlc.dtypes import mlir_element_name
+
+# Tolerance (rtol = atol) per result dtype for ops computed exactly as numpy does; integer
+# and boolean results must match exactly.
+TOLERANCE = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-6, np.dtype(np.float64): 1e-14}
+# Transcendentals and long sums round differently from numpy's (libm vs numpy's SIMD
+# kernels, sequential vs pairwise summation): a looser bound per dtype.
+LOOSE_TOLERANCE = {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
+
+
+def tensor_type(shape, dtype) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get(list(shape), ir.Type.parse(mlir_element_name(dtype)))
+
+
+def compile_hlo(body, *arg_specs):
+    """Compiles `body(*block_args) -> value(s)` over args of the given (shape, dtype)."""
+    with make_context(), ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            @func.FuncOp.from_py_func(*[tensor_type(s, d) for s, d in arg_specs], name="main")
+            def main(*args):
+                return body(*args)
+        return mlc.compile(module)
+
+
+def run_hlo(body, *arrays):
+    arrays = [np.asarray(a) for a in arrays]
+    executable = compile_hlo(body, *[(a.shape, a.dtype) for a in arrays])
+    return executable(*arrays)
+
+
+def assert_matches(got, want, loose: bool = False):
+    want = np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    if np.issubdtype(want.dtype, np.floating):
+        tol = (LOOSE_TOLERANCE if loose else TOLERANCE)[want.dtype]
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+def random_array(rng, shape, dtype):
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return rng.integers(max(info.min, -100), min(info.max, 100), size=shape, endpoint=True).astype(dtype)
+    return (rng.standard_normal(shape) * 3).astype(dtype)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(1234)
