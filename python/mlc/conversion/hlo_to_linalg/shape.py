@@ -25,6 +25,9 @@ def lower_broadcast_in_dim(op, sig):
 
 @lowering("transpose")
 def lower_transpose(op, sig):
+    perm = list(sig.attributes["permutation"])
+    if perm == sorted(perm):  # identity (and rank 0, where linalg.transpose cannot exist)
+        return [op.operands[0]]
     init = empty(op.results[0].type)
     return [linalg.transpose(op.operands[0], outs=[init],
                              permutation=sig.attributes["permutation"]).results[0]]

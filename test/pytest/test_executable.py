@@ -1,0 +1,159 @@
+"""mlc.compile and Executable: signatures, argument checking, results, thread safety."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import mlc
+
+MODEL_FN = """
+func.func @main(%x: tensor<8xf32>, %y: tensor<8xf32>, %z: tensor<8xf32>) -> tensor<f32> {
+  %0 = "hlo.multiply"(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %1 = "hlo.add"(%0, %z) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %c = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %2 = "hlo.reduce"(%1, %c) {dimensions = array<i64: 0>, kind = "add"} : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+  return %2 : tensor<f32>
+}
+"""
+
+TWO_RESULTS = """
+func.func @main(%x: tensor<2x3xf64>) -> (tensor<3x2xf64>, tensor<2x3xf64>) {
+  %0 = "hlo.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xf64>) -> tensor<3x2xf64>
+  %1 = "hlo.negate"(%x) : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %0, %1 : tensor<3x2xf64>, tensor<2x3xf64>
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def model_fn():
+    return mlc.compile(MODEL_FN)
+
+
+def test_model_fn_matches_numpy(model_fn):
+    rng = np.random.default_rng(0)
+    x, y, z = (rng.standard_normal(8).astype(np.float32) for _ in range(3))
+    got = model_fn(x, y, z)
+    assert got.shape == () and got.dtype == np.float32
+    np.testing.assert_allclose(got, np.sum(x * y + z), rtol=1e-6, atol=1e-6)
+
+
+def test_signature_and_specs(model_fn):
+    assert model_fn.signature == "main(float32[8], float32[8], float32[8]) -> (float32[])"
+    assert [s.shape for s in model_fn.inputs] == [(8,)] * 3
+
+
+def test_several_results_come_back_as_a_tuple():
+    x = np.arange(6, dtype=np.float64).reshape(2, 3)
+    t, n = mlc.compile(TWO_RESULTS)(x)
+    np.testing.assert_array_equal(t, x.T)
+    np.testing.assert_array_equal(n, -x)
+
+
+def test_wrong_argument_count_is_a_type_error(model_fn):
+    with pytest.raises(TypeError, match=r"takes 3 arguments, got 2"):
+        model_fn(np.zeros(8, np.float32), np.zeros(8, np.float32))
+
+
+def test_wrong_dtype_is_a_type_error(model_fn):
+    with pytest.raises(TypeError, match=r"argument 1 .* must have dtype float32, got float64"):
+        model_fn(np.zeros(8, np.float32), np.zeros(8), np.zeros(8, np.float32))
+
+
+def test_wrong_shape_is_a_value_error(model_fn):
+    with pytest.raises(ValueError, match=r"argument 2 .* must have shape \(8,\), got \(9,\)"):
+        model_fn(np.zeros(8, np.float32), np.zeros(8, np.float32), np.zeros(9, np.float32))
+
+
+def test_not_an_array_is_a_type_error(model_fn):
+    with pytest.raises(TypeError, match=r"must be a numpy array, got list"):
+        model_fn([0.0] * 8, np.zeros(8, np.float32), np.zeros(8, np.float32))
+
+
+def test_non_contiguous_inputs_are_read_correctly(model_fn):
+    x = np.arange(16, dtype=np.float32)[::2]
+    assert not x.flags.c_contiguous
+    np.testing.assert_allclose(model_fn(x, x, x), np.sum(x * x + x))
+
+
+def test_inputs_are_never_written():
+    text = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.exponential"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+    x = np.ones(4, np.float32)
+    mlc.compile(text)(x)
+    np.testing.assert_array_equal(x, np.ones(4, np.float32))
+
+
+def test_python_scalar_for_a_0d_argument():
+    text = """
+func.func @main(%x: tensor<f64>) -> tensor<f64> {
+  %0 = "hlo.add"(%x, %x) : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  return %0 : tensor<f64>
+}"""
+    assert mlc.compile(text)(1.5) == 3.0
+
+
+def test_results_are_fresh_arrays(model_fn):
+    x = np.ones(8, np.float32)
+    first, second = model_fn(x, x, x), model_fn(x, x, x)
+    assert first is not second and first == second == 16.0
+
+
+def test_concurrent_calls_from_threads(model_fn):
+    rng = np.random.default_rng(1)
+    inputs = [tuple(rng.standard_normal(8).astype(np.float32) for _ in range(3)) for _ in range(8)]
+    expected = [np.sum(x * y + z) for x, y, z in inputs]
+    errors = []
+
+    def worker(k):
+        for _ in range(200):
+            got = model_fn(*inputs[k])
+            if not np.allclose(got, expected[k], rtol=1e-5, atol=1e-5):
+                errors.append((k, got))
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_malformed_text_is_a_compile_error_with_location():
+    with pytest.raises(mlc.CompileError, match=r"<input>:2:\d+: error:"):
+        mlc.compile("func.func @main() {\n  %0 = what\n}")
+
+
+def test_invalid_op_is_a_compile_error_naming_the_op():
+    text = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.transpose"(%x) {permutation = array<i64: 3>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+    with pytest.raises(mlc.CompileError, match=r"<input>:3:8: error: 'hlo.transpose' op permutation"):
+        mlc.compile(text)
+
+
+def test_missing_entry_names_the_functions(model_fn):
+    with pytest.raises(mlc.CompileError, match=r"no function @nope in the module \(functions: main\)"):
+        mlc.compile(MODEL_FN, entry="nope")
+
+
+def test_dynamic_shapes_are_rejected_clearly():
+    text = """
+func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+  return %x : tensor<?xf32>
+}"""
+    with pytest.raises(mlc.CompileError, match=r"argument 0 of @main must be a statically shaped tensor"):
+        mlc.compile(text)
+
+
+def test_bad_opt_level():
+    with pytest.raises(ValueError, match="opt_level must be 0..3"):
+        mlc.compile(MODEL_FN, opt_level=7)
