@@ -157,3 +157,15 @@ func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
 def test_bad_opt_level():
     with pytest.raises(ValueError, match="opt_level must be 0..3"):
         mlc.compile(MODEL_FN, opt_level=7)
+
+
+def test_missing_runtime_package_is_a_clear_error():
+    from mlc.runtime.libraries import MissingRuntimeError, _distribution_file
+    with pytest.raises(MissingRuntimeError, match=r"the package 'no-such-dist' is not installed"):
+        _distribution_file("no-such-dist", "lib/libfoo.so")
+
+
+def test_missing_file_in_an_installed_package_is_a_clear_error():
+    from mlc.runtime.libraries import MissingRuntimeError, runtime_library
+    with pytest.raises(MissingRuntimeError, match=r"'mlir/lib/libno_such_library.so' is missing"):
+        runtime_library("no_such_library")
