@@ -33,12 +33,57 @@ irdl.dialect @hlo {
     irdl.operands(lhs: %T, rhs: %T)
     irdl.results(result: %T)
   }
+  irdl.operation @remainder {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @power {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
   irdl.operation @maximum {
     %T = irdl.base "!builtin.tensor"
     irdl.operands(lhs: %T, rhs: %T)
     irdl.results(result: %T)
   }
   irdl.operation @minimum {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @atan2 {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @and {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @or {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @xor {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @shift_left {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @shift_right_arithmetic {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %T, rhs: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @shift_right_logical {
     %T = irdl.base "!builtin.tensor"
     irdl.operands(lhs: %T, rhs: %T)
     irdl.results(result: %T)
@@ -53,12 +98,52 @@ irdl.dialect @hlo {
     irdl.operands(operand: %T)
     irdl.results(result: %T)
   }
+  irdl.operation @sign {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @floor {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @ceil {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @round_nearest_even {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @round_nearest_afz {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
   irdl.operation @exponential {
     %T = irdl.base "!builtin.tensor"
     irdl.operands(operand: %T)
     irdl.results(result: %T)
   }
+  irdl.operation @exponential_minus_one {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
   irdl.operation @log {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @log_plus_one {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @logistic {
     %T = irdl.base "!builtin.tensor"
     irdl.operands(operand: %T)
     irdl.results(result: %T)
@@ -78,6 +163,47 @@ irdl.dialect @hlo {
     irdl.operands(operand: %T)
     irdl.results(result: %T)
   }
+  irdl.operation @cbrt {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @sine {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @cosine {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @tan {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @not {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @popcnt {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @count_leading_zeros {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
+  irdl.operation @is_finite {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    irdl.operands(x: %T)
+    irdl.results(y: %R)
+  }
   irdl.operation @compare {
     %T = irdl.base "!builtin.tensor"
     %R = irdl.base "!builtin.tensor"
@@ -85,6 +211,13 @@ irdl.dialect @hlo {
     irdl.operands(lhs: %T, rhs: %T)
     irdl.results(result: %R)
     irdl.attributes {"comparison_direction" = %comparison_direction}
+  }
+  irdl.operation @clamp {
+    %A = irdl.base "!builtin.tensor"
+    %T = irdl.base "!builtin.tensor"
+    %B = irdl.base "!builtin.tensor"
+    irdl.operands(min: %A, operand: %T, max: %B)
+    irdl.results(result: %T)
   }
   irdl.operation @select {
     %P = irdl.base "!builtin.tensor"

@@ -226,3 +226,101 @@ func.func @dot_general_batched(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> 
   %0 = "hlo.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64: 0>, rhs_batching_dimensions = array<i64: 0>, lhs_contracting_dimensions = array<i64: 2>, rhs_contracting_dimensions = array<i64: 1>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
   return %0 : tensor<2x3x5xf32>
 }
+
+// -----
+
+// Float unary ops map to their math-dialect op; logistic is 1 / (1 + exp(-x)); sign keeps
+// +-0 and NaN by selecting x itself.
+// CHECK-LABEL: func @more_float_unary
+// CHECK: math.floor
+// CHECK: math.ceil
+// CHECK: math.roundeven
+// CHECK: math.round
+// CHECK: math.expm1
+// CHECK: math.log1p
+// CHECK: math.cbrt
+// CHECK: math.sin
+// CHECK: math.cos
+// CHECK: math.tan
+// CHECK: %[[NEG:.*]] = arith.negf
+// CHECK: %[[E:.*]] = math.exp %[[NEG]]
+// CHECK: %[[D:.*]] = arith.addf %{{.*}}, %[[E]]
+// CHECK: arith.divf %{{.*}}, %[[D]]
+// CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: arith.cmpf ogt, %[[X]]
+// CHECK: arith.cmpf olt, %[[X]]
+// CHECK: %[[INNER:.*]] = arith.select %{{.*}}, %{{.*}}, %[[X]] : f32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[INNER]] : f32
+func.func @more_float_unary(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.floor"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.ceil"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "hlo.round_nearest_even"(%1) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "hlo.round_nearest_afz"(%2) : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = "hlo.exponential_minus_one"(%3) : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = "hlo.log_plus_one"(%4) : (tensor<4xf32>) -> tensor<4xf32>
+  %6 = "hlo.cbrt"(%5) : (tensor<4xf32>) -> tensor<4xf32>
+  %7 = "hlo.sine"(%6) : (tensor<4xf32>) -> tensor<4xf32>
+  %8 = "hlo.cosine"(%7) : (tensor<4xf32>) -> tensor<4xf32>
+  %9 = "hlo.tan"(%8) : (tensor<4xf32>) -> tensor<4xf32>
+  %10 = "hlo.logistic"(%9) : (tensor<4xf32>) -> tensor<4xf32>
+  %11 = "hlo.sign"(%10) : (tensor<4xf32>) -> tensor<4xf32>
+  return %11 : tensor<4xf32>
+}
+
+// -----
+
+// Float binary ops, is_finite (ordered != inf of |x|), clamp (max then min), TOTALORDER
+// compare (integer keys from the bits).
+// CHECK-LABEL: func @more_float_binary
+// CHECK: arith.remf
+// CHECK: math.powf
+// CHECK: math.atan2
+// CHECK: %[[ABS:.*]] = math.absf
+// CHECK: arith.cmpf one, %[[ABS]]
+// CHECK: %[[MAX:.*]] = arith.maximumf
+// CHECK: arith.minimumf %[[MAX]]
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.cmpi slt
+func.func @more_float_binary(%a: tensor<4xf32>, %lo: tensor<f32>) -> (tensor<4xf32>, tensor<4xi1>, tensor<4xf32>, tensor<4xi1>) {
+  %0 = "hlo.remainder"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.power"(%0, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "hlo.atan2"(%1, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = "hlo.is_finite"(%2) : (tensor<4xf32>) -> tensor<4xi1>
+  %4 = "hlo.clamp"(%lo, %a, %lo) : (tensor<f32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %5 = "hlo.compare"(%a, %4) {comparison_direction = "LT", compare_type = "TOTALORDER"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %2, %3, %4, %5 : tensor<4xf32>, tensor<4xi1>, tensor<4xf32>, tensor<4xi1>
+}
+
+// -----
+
+// Integer ops: remainder guards x % 0 (-> x) and MIN % -1; power uses math.ipowi; shifts by
+// >= the bit width select their defined result instead of LLVM's poison.
+// CHECK-LABEL: func @integer_ops
+// CHECK: arith.remsi
+// CHECK: math.ipowi
+// CHECK: arith.andi
+// CHECK: arith.ori
+// CHECK: arith.xori
+// CHECK: %[[FAR:.*]] = arith.cmpi uge, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[SAFE:.*]] = arith.select %[[FAR]]
+// CHECK: %[[SHL:.*]] = arith.shli %{{.*}}, %[[SAFE]]
+// CHECK: arith.select %[[FAR]], %{{.*}}, %[[SHL]]
+// CHECK: arith.shrsi
+// CHECK: arith.shrui
+// CHECK: math.ctpop
+// CHECK: math.ctlz
+// CHECK: arith.xori %{{.*}}, %{{.*}}-1{{.*}} : i32
+func.func @integer_ops(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.remainder"(%a, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = "hlo.power"(%0, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = "hlo.and"(%1, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = "hlo.or"(%2, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %4 = "hlo.xor"(%3, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %5 = "hlo.shift_left"(%4, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %6 = "hlo.shift_right_arithmetic"(%5, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %7 = "hlo.shift_right_logical"(%6, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %8 = "hlo.popcnt"(%7) : (tensor<4xi32>) -> tensor<4xi32>
+  %9 = "hlo.count_leading_zeros"(%8) : (tensor<4xi32>) -> tensor<4xi32>
+  %10 = "hlo.not"(%9) : (tensor<4xi32>) -> tensor<4xi32>
+  return %10 : tensor<4xi32>
+}

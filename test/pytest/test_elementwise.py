@@ -29,14 +29,62 @@ def xla_divide(a, b):
     return q.astype(a.dtype)
 
 
+INT_DTYPES = [np.int8, np.int16, np.int32, np.int64]
+
+
+def xla_remainder(a, b):
+    if np.issubdtype(a.dtype, np.floating):
+        with np.errstate(all="ignore"):
+            return np.fmod(a, b)
+    safe = np.where((b == 0) | (b == -1), 1, b)
+    return np.where(b == 0, a, np.fmod(a, safe)).astype(a.dtype)
+
+
+def xla_power(a, b):
+    if np.issubdtype(a.dtype, np.floating):
+        with np.errstate(all="ignore"):
+            return np.power(a, b)
+    positive = np.power(a, np.where(b < 0, 0, b))
+    negative = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 1, -1, 1), 0))
+    return np.where(b < 0, negative, positive).astype(a.dtype)
+
+
+def _unsigned(x):
+    return x.view(np.dtype(f"u{x.dtype.itemsize}"))
+
+
+def xla_shift(kind):
+    def reference(a, b):
+        width = a.dtype.itemsize * 8
+        too_far = _unsigned(b) >= width
+        safe = np.where(too_far, 0, b).astype(a.dtype)
+        if kind == "left":
+            return np.where(too_far, 0, np.left_shift(a, safe)).astype(a.dtype)
+        if kind == "arithmetic":
+            return np.where(too_far, np.right_shift(a, width - 1), np.right_shift(a, safe)).astype(a.dtype)
+        logical = np.right_shift(_unsigned(a), _unsigned(safe)).view(a.dtype)
+        return np.where(too_far, 0, logical).astype(a.dtype)
+    return reference
+
+
 BINARY = {
     "add": (hlo.add, ALL_DTYPES, lambda a, b: a | b if a.dtype == np.bool_ else a + b),
     "subtract": (hlo.subtract, NUMBER_DTYPES, lambda a, b: a - b),
     "multiply": (hlo.multiply, ALL_DTYPES, lambda a, b: a & b if a.dtype == np.bool_ else a * b),
     "divide": (hlo.divide, NUMBER_DTYPES, xla_divide),
+    "remainder": (hlo.remainder, NUMBER_DTYPES, xla_remainder),
+    "power": (hlo.power, NUMBER_DTYPES, xla_power),
     "maximum": (hlo.maximum, ALL_DTYPES, np.maximum),
     "minimum": (hlo.minimum, ALL_DTYPES, np.minimum),
+    "atan2": (hlo.atan2, FLOAT_DTYPES, np.arctan2),
+    "and": (hlo.and_, INT_DTYPES + [np.bool_], np.bitwise_and),
+    "or": (hlo.or_, INT_DTYPES + [np.bool_], np.bitwise_or),
+    "xor": (hlo.xor, INT_DTYPES + [np.bool_], np.bitwise_xor),
+    "shift_left": (hlo.shift_left, INT_DTYPES, xla_shift("left")),
+    "shift_right_arithmetic": (hlo.shift_right_arithmetic, INT_DTYPES, xla_shift("arithmetic")),
+    "shift_right_logical": (hlo.shift_right_logical, INT_DTYPES, xla_shift("logical")),
 }
+LOOSE_BINARY = {"power", "atan2", "remainder"}
 
 
 @pytest.mark.parametrize("name", BINARY)
@@ -47,7 +95,23 @@ def test_binary_all_dtypes(name, shape, rng):
         a, b = random_array(rng, shape, dtype), random_array(rng, shape, dtype)
         with np.errstate(all="ignore"):
             want = reference(a, b)
-        assert_matches(run_hlo(build, a, b), want)
+        assert_matches(run_hlo(build, a, b), want, loose=name in LOOSE_BINARY)
+
+
+def test_clamp_with_scalar_and_full_bounds(rng):
+    x = random_array(rng, (3, 4), np.float32)
+    x[0, 0] = np.nan
+    low, high = np.float32(-1.0), np.abs(random_array(rng, (3, 4), np.float32))
+    assert_matches(run_hlo(hlo.clamp, low, x, high), np.minimum(np.maximum(x, low), high))
+    i = random_array(rng, (5,), np.int32)
+    assert_matches(run_hlo(hlo.clamp, np.int32(-3), i, np.int32(7)), np.clip(i, -3, 7))
+
+
+def test_integer_remainder_and_power_edge_cases():
+    a = np.array([7, -7, 7, -7, 5, np.iinfo(np.int32).min, 2, -1, 1, 3], np.int32)
+    b = np.array([3, 3, -3, -3, 0, -1, -1, -3, -5, 0], np.int32)
+    assert_matches(run_hlo(hlo.remainder, a, b), np.array([1, -1, 1, -1, 5, 0, 0, -1, 1, 3], np.int32))
+    assert_matches(run_hlo(hlo.power, a, b), xla_power(a, b))
 
 
 def test_divide_integer_edge_cases():
@@ -67,15 +131,49 @@ def _positive(rng, shape, dtype):
     return (np.abs(random_array(rng, shape, dtype)) + 0.5).astype(dtype)
 
 
+def round_half_away(x):
+    wide = x.astype(np.float64)
+    return (np.sign(wide) * np.floor(np.abs(wide) + 0.5)).astype(x.dtype)
+
+
+def count_leading_zeros(x):
+    width = x.dtype.itemsize * 8
+    bits = np.array([int(v).bit_length() for v in _unsigned(x).reshape(-1)], dtype=np.int64)
+    return (width - bits).reshape(x.shape).astype(x.dtype)
+
+
+def _in_unit_interval(rng, shape, dtype):
+    return (rng.random(shape) * 1.8 - 0.9).astype(dtype)
+
+
 UNARY = {
     # name: (builder, dtypes, reference, input maker, loose tolerance)
     "negate": (hlo.negate, NUMBER_DTYPES, np.negative, random_array, False),
     "abs": (hlo.abs, NUMBER_DTYPES, np.abs, random_array, False),
+    "sign": (hlo.sign, NUMBER_DTYPES,
+             lambda x: np.where(x > 0, 1, np.where(x < 0, -1, x)).astype(x.dtype), random_array, False),
+    "floor": (hlo.floor, FLOAT_DTYPES, np.floor, random_array, False),
+    "ceil": (hlo.ceil, FLOAT_DTYPES, np.ceil, random_array, False),
+    "round_nearest_even": (hlo.round_nearest_even, FLOAT_DTYPES, np.rint, random_array, False),
+    "round_nearest_afz": (hlo.round_nearest_afz, FLOAT_DTYPES, round_half_away, random_array, False),
     "exponential": (hlo.exponential, FLOAT_DTYPES, np.exp, random_array, True),
+    "exponential_minus_one": (hlo.exponential_minus_one, FLOAT_DTYPES, np.expm1, random_array, True),
     "log": (hlo.log, FLOAT_DTYPES, np.log, _positive, True),
+    "log_plus_one": (hlo.log_plus_one, FLOAT_DTYPES, np.log1p, _in_unit_interval, True),
+    "logistic": (hlo.logistic, FLOAT_DTYPES, lambda x: (1 / (1 + np.exp(-x))).astype(x.dtype),
+                 random_array, True),
     "tanh": (hlo.tanh, FLOAT_DTYPES, np.tanh, random_array, True),
     "sqrt": (hlo.sqrt, FLOAT_DTYPES, np.sqrt, _positive, True),
     "rsqrt": (hlo.rsqrt, FLOAT_DTYPES, lambda x: (1 / np.sqrt(x)).astype(x.dtype), _positive, True),
+    "cbrt": (hlo.cbrt, FLOAT_DTYPES, np.cbrt, random_array, True),
+    "sine": (hlo.sine, FLOAT_DTYPES, np.sin, random_array, True),
+    "cosine": (hlo.cosine, FLOAT_DTYPES, np.cos, random_array, True),
+    "tan": (hlo.tan, FLOAT_DTYPES, np.tan, _in_unit_interval, True),
+    "is_finite": (hlo.is_finite, FLOAT_DTYPES, np.isfinite, random_array, False),
+    "not": (hlo.not_, INT_DTYPES + [np.bool_], np.invert, random_array, False),
+    "popcnt": (hlo.popcnt, INT_DTYPES, lambda x: np.bitwise_count(_unsigned(x)).astype(x.dtype),
+               random_array, False),
+    "count_leading_zeros": (hlo.count_leading_zeros, INT_DTYPES, count_leading_zeros, random_array, False),
 }
 
 
@@ -88,9 +186,14 @@ def test_unary_all_dtypes(name, shape, rng):
         assert_matches(run_hlo(build, x), reference(x), loose=loose)
 
 
-def test_transcendentals_special_values():
-    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, 88.0, -100.0], np.float32)
+def test_special_values():
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, 88.0, -100.0, 2.5, -2.5, 0.5], np.float32)
     with np.errstate(all="ignore"):
+        for name in ("sign", "floor", "ceil", "round_nearest_even", "round_nearest_afz", "is_finite",
+                     "exponential_minus_one", "logistic", "cbrt"):
+            build, _, reference, _, loose = UNARY[name]
+            assert_matches(run_hlo(build, x), reference(x), loose=loose)
+        assert np.signbit(run_hlo(hlo.sign, x)[1])  # sign(-0.0) is -0.0
         assert_matches(run_hlo(hlo.exponential, x), np.exp(x), loose=True)
         assert_matches(run_hlo(hlo.tanh, x), np.tanh(x), loose=True)
         assert_matches(run_hlo(hlo.log, x), np.log(x), loose=True)
@@ -117,6 +220,21 @@ def test_compare_unsigned(direction, rng):
     a, b = random_array(rng, (20,), np.int32), random_array(rng, (20,), np.int32)
     got = run_hlo(lambda x, y: hlo.compare(x, y, direction, "UNSIGNED"), a, b)
     assert_matches(got, COMPARISONS[direction](a.view(np.uint32), b.view(np.uint32)))
+
+
+def total_order_key(x):
+    bits = x.view(np.dtype(f"i{x.dtype.itemsize}"))
+    return np.where(bits < 0, bits ^ np.iinfo(bits.dtype).max, bits)
+
+
+@pytest.mark.parametrize("direction", COMPARISONS)
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_compare_totalorder(direction, dtype):
+    values = np.array([-np.nan, -np.inf, -1.5, -0.0, 0.0, 1e-3, 2.0, np.inf, np.nan], dtype)
+    values[0] = -np.abs(values[0])  # a NaN with the sign bit set
+    a, b = np.meshgrid(values, values)
+    got = run_hlo(lambda x, y: hlo.compare(x, y, direction, "TOTALORDER"), a, b)
+    assert_matches(got, COMPARISONS[direction](total_order_key(a), total_order_key(b)))
 
 
 @pytest.mark.parametrize("shape", SHAPES)

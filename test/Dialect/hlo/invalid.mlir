@@ -288,6 +288,230 @@ func.func @dot_general_dimension_reused(%a: tensor<3x3xf32>, %b: tensor<3x3xf32>
 
 // -----
 
+func.func @sign_bad_elements(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.sign' op operands must have integer or float elements, got i1
+  %0 = "hlo.sign"(%a) : (tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @floor_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.floor' op operands must have float elements, got i32
+  %0 = "hlo.floor"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @ceil_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.ceil' op operands must have float elements, got i32
+  %0 = "hlo.ceil"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @round_nearest_even_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.round_nearest_even' op operands must have float elements, got i32
+  %0 = "hlo.round_nearest_even"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @round_nearest_afz_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.round_nearest_afz' op operands must have float elements, got i32
+  %0 = "hlo.round_nearest_afz"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @exponential_minus_one_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.exponential_minus_one' op operands must have float elements, got i32
+  %0 = "hlo.exponential_minus_one"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @log_plus_one_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.log_plus_one' op operands must have float elements, got i32
+  %0 = "hlo.log_plus_one"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @logistic_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.logistic' op operands must have float elements, got i32
+  %0 = "hlo.logistic"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @cbrt_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.cbrt' op operands must have float elements, got i32
+  %0 = "hlo.cbrt"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @sine_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.sine' op operands must have float elements, got i32
+  %0 = "hlo.sine"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @cosine_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.cosine' op operands must have float elements, got i32
+  %0 = "hlo.cosine"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @tan_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.tan' op operands must have float elements, got i32
+  %0 = "hlo.tan"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @not_bad_elements(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.not' op operands must have integer or i1 elements, got f32
+  %0 = "hlo.not"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @popcnt_bad_elements(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.popcnt' op operands must have integer (not i1) elements, got i1
+  %0 = "hlo.popcnt"(%a) : (tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @count_leading_zeros_bad_elements(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.count_leading_zeros' op operands must have integer (not i1) elements, got i1
+  %0 = "hlo.count_leading_zeros"(%a) : (tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @remainder_bad_elements(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.remainder' op operands must have integer or float elements, got i1
+  %0 = "hlo.remainder"(%a, %a) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @power_bad_elements(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.power' op operands must have integer or float elements, got i1
+  %0 = "hlo.power"(%a, %a) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @atan2_bad_elements(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // CHECK: error: 'hlo.atan2' op operands must have float elements, got i32
+  %0 = "hlo.atan2"(%a, %a) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @and_bad_elements(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.and' op operands must have integer or i1 elements, got f32
+  %0 = "hlo.and"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @or_bad_elements(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.or' op operands must have integer or i1 elements, got f32
+  %0 = "hlo.or"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @xor_bad_elements(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.xor' op operands must have integer or i1 elements, got f32
+  %0 = "hlo.xor"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @shift_left_bad_elements(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.shift_left' op operands must have integer (not i1) elements, got i1
+  %0 = "hlo.shift_left"(%a, %a) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @shift_right_arithmetic_bad_elements(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.shift_right_arithmetic' op operands must have integer (not i1) elements, got i1
+  %0 = "hlo.shift_right_arithmetic"(%a, %a) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @shift_right_logical_bad_elements(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.shift_right_logical' op operands must have integer (not i1) elements, got i1
+  %0 = "hlo.shift_right_logical"(%a, %a) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @is_finite_integer(%a: tensor<2xi32>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.is_finite' op operands must have float elements, got i32
+  %0 = "hlo.is_finite"(%a) : (tensor<2xi32>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @clamp_bound_shape(%lo: tensor<3xf32>, %a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.clamp' op min shape 3 must be scalar or equal the operand shape 2
+  %0 = "hlo.clamp"(%lo, %a, %a) : (tensor<3xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @clamp_bound_type(%lo: tensor<f64>, %a: tensor<2xf32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.clamp' op max element type f64 must equal operand's f32
+  %0 = "hlo.clamp"(%a, %a, %lo) : (tensor<2xf32>, tensor<2xf32>, tensor<f64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @compare_totalorder_on_integers(%a: tensor<2xi32>) -> tensor<2xi1> {
+  // CHECK: error: 'hlo.compare' op compare_type "TOTALORDER" does not fit element type i32
+  %0 = "hlo.compare"(%a, %a) {comparison_direction = "LT", compare_type = "TOTALORDER"} : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
 func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: custom op 'hlo.frobnicate' is unknown
   %0 = hlo.frobnicate %a : tensor<2xf32>

@@ -98,3 +98,63 @@ func.func @in_scf_if(%p: tensor<i1>, %a: tensor<3xf32>) -> tensor<3xf32> {
   }
   return %r : tensor<3xf32>
 }
+
+// CHECK-LABEL: func @more_elementwise
+func.func @more_elementwise(%a: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xi32>, tensor<3xi1>) {
+  // CHECK: "hlo.sign"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f0 = "hlo.sign"(%a) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.floor"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f1 = "hlo.floor"(%f0) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.ceil"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f2 = "hlo.ceil"(%f1) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.round_nearest_even"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f3 = "hlo.round_nearest_even"(%f2) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.round_nearest_afz"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f4 = "hlo.round_nearest_afz"(%f3) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.exponential_minus_one"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f5 = "hlo.exponential_minus_one"(%f4) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.log_plus_one"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f6 = "hlo.log_plus_one"(%f5) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.logistic"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f7 = "hlo.logistic"(%f6) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.cbrt"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f8 = "hlo.cbrt"(%f7) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.sine"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f9 = "hlo.sine"(%f8) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.cosine"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f10 = "hlo.cosine"(%f9) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.tan"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %f11 = "hlo.tan"(%f10) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.remainder"
+  %g0 = "hlo.remainder"(%f11, %a) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.power"
+  %g1 = "hlo.power"(%g0, %a) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.atan2"
+  %g2 = "hlo.atan2"(%g1, %a) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.not"
+  %u0 = "hlo.not"(%i) : (tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.popcnt"
+  %u1 = "hlo.popcnt"(%u0) : (tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.count_leading_zeros"
+  %u2 = "hlo.count_leading_zeros"(%u1) : (tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.and"
+  %b0 = "hlo.and"(%u2, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.or"
+  %b1 = "hlo.or"(%b0, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.xor"
+  %b2 = "hlo.xor"(%b1, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.shift_left"
+  %b3 = "hlo.shift_left"(%b2, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.shift_right_arithmetic"
+  %b4 = "hlo.shift_right_arithmetic"(%b3, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.shift_right_logical"
+  %b5 = "hlo.shift_right_logical"(%b4, %i) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: "hlo.is_finite"(%{{.*}}) : (tensor<3xf32>) -> tensor<3xi1>
+  %fin = "hlo.is_finite"(%g2) : (tensor<3xf32>) -> tensor<3xi1>
+  %lo = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  // CHECK: "hlo.clamp"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<f32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %cl = "hlo.clamp"(%lo, %g2, %a) : (tensor<f32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: "hlo.compare"(%{{.*}}, %{{.*}}) {compare_type = "TOTALORDER", comparison_direction = "GE"}
+  %to = "hlo.compare"(%cl, %a) {comparison_direction = "GE", compare_type = "TOTALORDER"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  return %cl, %b5, %fin : tensor<3xf32>, tensor<3xi32>, tensor<3xi1>
+}

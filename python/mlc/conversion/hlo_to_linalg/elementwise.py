@@ -1,7 +1,8 @@
 """Elementwise hlo ops -> one linalg.generic whose body is the op's scalar emitter.
 
 `hlo.add(%a, %b)` becomes `linalg.generic ins(%a, %b) outs(tensor.empty) { arith.addf }`.
-A 0-d `pred` of hlo.select is read through a map with no results (a scalar broadcast).
+A 0-d operand (hlo.select's pred, hlo.clamp's bounds) is read through a map with no
+results (a scalar broadcast).
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from ...dialects.hlo.ops import OPS
 from .registry import PARALLEL, empty, generic, identity_map, lowering, projection
 from .scalar import SCALAR_OPS, ElementInfo
 
-ELEMENTWISE_FAMILIES = ("elementwise-unary", "elementwise-binary", "compare", "select", "convert")
+ELEMENTWISE_FAMILIES = ("elementwise-unary", "elementwise-binary", "predicate", "compare", "select",
+                        "clamp", "convert")
 ELEMENTWISE_OPS = tuple(name for name, op in OPS.items() if op.family in ELEMENTWISE_FAMILIES)
 
 

@@ -121,11 +121,102 @@ def _abs(info, x):
     return _by_class(info.result_type, math.absf, math.absi)(x)
 
 
-scalar("exponential")(lambda info, x: math.exp(x))
-scalar("log")(lambda info, x: math.log(x))
-scalar("tanh")(lambda info, x: math.tanh(x))
-scalar("sqrt")(lambda info, x: math.sqrt(x))
-scalar("rsqrt")(lambda info, x: math.rsqrt(x))
+# Float functions that are one math-dialect op each.
+_MATH_UNARY = {
+    "exponential": math.exp, "exponential_minus_one": math.expm1, "log": math.log,
+    "log_plus_one": math.log1p, "tanh": math.tanh, "sqrt": math.sqrt, "rsqrt": math.rsqrt,
+    "cbrt": math.cbrt, "sine": math.sin, "cosine": math.cos, "tan": math.tan,
+    "floor": math.floor, "ceil": math.ceil, "round_nearest_even": math.roundeven,
+    "round_nearest_afz": math.round, "popcnt": math.ctpop, "count_leading_zeros": math.ctlz,
+}
+for _name, _fn in _MATH_UNARY.items():
+    scalar(_name)(lambda info, x, _fn=_fn: _fn(x))
+
+
+@scalar("logistic")
+def _logistic(info, x):
+    t = info.result_type
+    return arith.divf(const(t, 1), arith.addf(const(t, 1), math.exp(arith.negf(x))))
+
+
+@scalar("sign")
+def _sign(info, x):
+    t = info.result_type
+    if is_float(t):  # x itself for +-0 and NaN
+        positive = arith.cmpf(arith.CmpFPredicate.OGT, x, const(t, 0))
+        negative = arith.cmpf(arith.CmpFPredicate.OLT, x, const(t, 0))
+        return arith.select(positive, const(t, 1), arith.select(negative, const(t, -1), x))
+    positive = arith.cmpi(arith.CmpIPredicate.sgt, x, const(t, 0))
+    negative = arith.cmpi(arith.CmpIPredicate.slt, x, const(t, 0))
+    return arith.select(positive, const(t, 1), arith.select(negative, const(t, -1), const(t, 0)))
+
+
+@scalar("is_finite")
+def _is_finite(info, x):
+    # Ordered not-equal: false for NaN as well as for infinities.
+    t = info.operand_types[0]
+    return arith.cmpf(arith.CmpFPredicate.ONE, math.absf(x), const(t, float("inf")))
+
+
+@scalar("not")
+def _not(info, x):
+    return arith.xori(x, const(info.result_type, -1))
+
+
+scalar("and")(lambda info, lhs, rhs: arith.andi(lhs, rhs))
+scalar("or")(lambda info, lhs, rhs: arith.ori(lhs, rhs))
+scalar("xor")(lambda info, lhs, rhs: arith.xori(lhs, rhs))
+scalar("atan2")(lambda info, lhs, rhs: math.atan2(lhs, rhs))
+
+
+@scalar("remainder")
+def _remainder(info, lhs, rhs):
+    t = info.result_type
+    if is_float(t):
+        return arith.remf(lhs, rhs)
+    # srem traps on x % 0 and INT_MIN % -1; XLA defines them as x and 0.
+    zero, one, minus_one = const(t, 0), const(t, 1), const(t, -1)
+    by_zero = arith.cmpi(arith.CmpIPredicate.eq, rhs, zero)
+    by_minus_one = arith.cmpi(arith.CmpIPredicate.eq, rhs, minus_one)
+    safe_rhs = arith.select(arith.ori(by_zero, by_minus_one), one, rhs)
+    rem = arith.remsi(lhs, safe_rhs)  # x % 1 = 0 covers the -1 case
+    return arith.select(by_zero, lhs, rem)
+
+
+@scalar("power")
+def _power(info, lhs, rhs):
+    t = info.result_type
+    if is_float(t):
+        return math.powf(lhs, rhs)
+    # Integer x^n by squaring over the bits of n; n < 0 gives 0 unless |x| = 1.
+    zero, one, minus_one = const(t, 0), const(t, 1), const(t, -1)
+    positive = math.ipowi(lhs, arith.select(arith.cmpi(arith.CmpIPredicate.slt, rhs, zero), zero, rhs))
+    odd = arith.cmpi(arith.CmpIPredicate.ne, arith.andi(rhs, one), zero)
+    negative_result = arith.select(arith.cmpi(arith.CmpIPredicate.eq, lhs, one), one,
+                                   arith.select(arith.cmpi(arith.CmpIPredicate.eq, lhs, minus_one),
+                                                arith.select(odd, minus_one, one), zero))
+    return arith.select(arith.cmpi(arith.CmpIPredicate.slt, rhs, zero), negative_result, positive)
+
+
+def _shift(info, lhs, rhs, shift_fn, overflow_value):
+    # LLVM shifts by >= the bit width are poison; StableHLO defines them.
+    t = info.result_type
+    too_far = arith.cmpi(arith.CmpIPredicate.uge, rhs, const(t, integer_width(t)))
+    safe = arith.select(too_far, const(t, 0), rhs)
+    return arith.select(too_far, overflow_value(t, lhs), shift_fn(lhs, safe))
+
+
+scalar("shift_left")(lambda info, lhs, rhs: _shift(info, lhs, rhs, arith.shli, lambda t, x: const(t, 0)))
+scalar("shift_right_logical")(
+    lambda info, lhs, rhs: _shift(info, lhs, rhs, arith.shrui, lambda t, x: const(t, 0)))
+scalar("shift_right_arithmetic")(lambda info, lhs, rhs: _shift(
+    info, lhs, rhs, arith.shrsi, lambda t, x: arith.shrsi(x, const(t, integer_width(t) - 1))))
+
+
+@scalar("clamp")
+def _clamp(info, low, x, high):
+    t = info.result_type
+    return combine("min", t, combine("max", t, x, low), high)
 
 
 _FLOAT_PREDICATES = {"EQ": "OEQ", "NE": "UNE", "LT": "OLT", "LE": "OLE", "GT": "OGT", "GE": "OGE"}
@@ -145,8 +236,23 @@ def _compare(info, lhs, rhs):
     compare_type = info.attributes.get("compare_type") or default_compare_type(t)
     if compare_type == "FLOAT":
         return arith.cmpf(getattr(arith.CmpFPredicate, _FLOAT_PREDICATES[direction]), lhs, rhs)
+    if compare_type == "TOTALORDER":
+        lhs, rhs = _total_order_key(lhs, t), _total_order_key(rhs, t)
     table = _UNSIGNED_PREDICATES if compare_type == "UNSIGNED" else _SIGNED_PREDICATES
     return arith.cmpi(getattr(arith.CmpIPredicate, table[direction]), lhs, rhs)
+
+
+def _total_order_key(x: ir.Value, t: ir.Type) -> ir.Value:
+    """An integer whose signed order is IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < NaN.
+
+    The float's bits as a signed integer order non-negative floats correctly; negative ones
+    are ordered backwards, so their magnitude bits are flipped.
+    """
+    it = ir.IntegerType.get_signless(ir.FloatType(t).width)
+    bits = arith.bitcast(it, x)
+    negative = arith.cmpi(arith.CmpIPredicate.slt, bits, const(it, 0))
+    int_max = const(it, (1 << (ir.FloatType(t).width - 1)) - 1)
+    return arith.select(negative, arith.xori(bits, int_max), bits)
 
 
 @scalar("select")

@@ -22,9 +22,13 @@ from .verify import verify_hlo, verify_op
 
 __all__ = [
     "OPS", "OpDef", "HloTypeError", "irdl_text", "load_hlo_dialect", "verify_hlo", "verify_op",
-    "constant", "iota", "add", "subtract", "multiply", "divide", "maximum", "minimum",
-    "negate", "abs", "exponential", "log", "tanh", "sqrt", "rsqrt", "compare", "select",
-    "convert", "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general",
+    "constant", "iota", "add", "subtract", "multiply", "divide", "remainder", "power",
+    "maximum", "minimum", "atan2", "and_", "or_", "xor", "shift_left", "shift_right_arithmetic",
+    "shift_right_logical", "negate", "abs", "sign", "floor", "ceil", "round_nearest_even",
+    "round_nearest_afz", "exponential", "exponential_minus_one", "log", "log_plus_one",
+    "logistic", "tanh", "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "not_", "popcnt",
+    "count_leading_zeros", "is_finite", "clamp", "compare", "select", "convert",
+    "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general",
 ]
 
 
@@ -74,13 +78,39 @@ def multiply(lhs, rhs): return _build("multiply", [lhs, rhs], {})
 def divide(lhs, rhs): return _build("divide", [lhs, rhs], {})
 def maximum(lhs, rhs): return _build("maximum", [lhs, rhs], {})
 def minimum(lhs, rhs): return _build("minimum", [lhs, rhs], {})
+def remainder(lhs, rhs): return _build("remainder", [lhs, rhs], {})
+def power(lhs, rhs): return _build("power", [lhs, rhs], {})
+def atan2(lhs, rhs): return _build("atan2", [lhs, rhs], {})
+def and_(lhs, rhs): return _build("and", [lhs, rhs], {})
+def or_(lhs, rhs): return _build("or", [lhs, rhs], {})
+def xor(lhs, rhs): return _build("xor", [lhs, rhs], {})
+def shift_left(lhs, rhs): return _build("shift_left", [lhs, rhs], {})
+def shift_right_arithmetic(lhs, rhs): return _build("shift_right_arithmetic", [lhs, rhs], {})
+def shift_right_logical(lhs, rhs): return _build("shift_right_logical", [lhs, rhs], {})
 def negate(x): return _build("negate", [x], {})
 def abs(x): return _build("abs", [x], {})  # noqa: A001 - StableHLO's name
+def sign(x): return _build("sign", [x], {})
+def floor(x): return _build("floor", [x], {})
+def ceil(x): return _build("ceil", [x], {})
+def round_nearest_even(x): return _build("round_nearest_even", [x], {})
+def round_nearest_afz(x): return _build("round_nearest_afz", [x], {})
 def exponential(x): return _build("exponential", [x], {})
+def exponential_minus_one(x): return _build("exponential_minus_one", [x], {})
 def log(x): return _build("log", [x], {})
+def log_plus_one(x): return _build("log_plus_one", [x], {})
+def logistic(x): return _build("logistic", [x], {})
 def tanh(x): return _build("tanh", [x], {})
 def sqrt(x): return _build("sqrt", [x], {})
 def rsqrt(x): return _build("rsqrt", [x], {})
+def cbrt(x): return _build("cbrt", [x], {})
+def sine(x): return _build("sine", [x], {})
+def cosine(x): return _build("cosine", [x], {})
+def tan(x): return _build("tan", [x], {})
+def not_(x): return _build("not", [x], {})
+def popcnt(x): return _build("popcnt", [x], {})
+def count_leading_zeros(x): return _build("count_leading_zeros", [x], {})
+def is_finite(x): return _build("is_finite", [x], {})
+def clamp(min, operand, max): return _build("clamp", [min, operand, max], {})  # noqa: A002
 
 
 def compare(lhs, rhs, comparison_direction: str, compare_type: str | None = None) -> ir.Value:

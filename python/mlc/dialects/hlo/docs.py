@@ -47,8 +47,9 @@ def dialect_markdown() -> str:
 ## Details
 
 - `hlo.compare`: `comparison_direction` is one of EQ, NE, GE, GT, LE, LT; `compare_type` is
-  FLOAT, SIGNED or UNSIGNED and defaults to FLOAT for floats, UNSIGNED for i1 and SIGNED for
-  other integers. Float comparisons are ordered except NE (true if either side is NaN).
+  FLOAT, TOTALORDER, SIGNED or UNSIGNED and defaults to FLOAT for floats, UNSIGNED for i1
+  and SIGNED for other integers. FLOAT comparisons are ordered except NE (true if either
+  side is NaN); TOTALORDER is IEEE totalOrder (-NaN < -inf < -0 < +0 < inf < NaN).
 - `hlo.convert`: float to narrower float rounds to nearest even; integer to float rounds to
   nearest; float to integer truncates toward zero, saturates at the integer's range and maps
   NaN to 0 (XLA's rule); integer narrowing wraps (keeps the low bits); i1 widens to 0/1 and

@@ -23,6 +23,16 @@ ATTRIBUTE_BASES = {
 }
 
 
+# Element classes: which element types an op accepts. Booleans (i1) are not numbers.
+ELEMENT_CLASSES = {
+    "any": "any element type",
+    "number": "integer or float",
+    "float": "float",
+    "integer": "integer or i1",
+    "int": "integer (not i1)",
+}
+
+
 @dataclass(frozen=True)
 class OpDef:
     """One hlo op: its signature, its required and optional attributes, and one line of meaning."""
@@ -34,6 +44,8 @@ class OpDef:
     attributes: tuple[tuple[str, str], ...] = ()
     optional_attributes: tuple[tuple[str, str], ...] = field(default=())
     family: str = ""
+    # Element types the operands may have: one of ELEMENT_CLASSES (checked by the verifier).
+    elements: str = "any"
 
     @property
     def full_name(self) -> str:
@@ -46,13 +58,14 @@ class OpDef:
         return None
 
 
-def _unary(name: str, summary: str, family: str = "elementwise-unary") -> OpDef:
-    return OpDef(name, (("operand", "T"),), (("result", "T"),), summary, family=family)
+def _unary(name: str, summary: str, elements: str) -> OpDef:
+    return OpDef(name, (("operand", "T"),), (("result", "T"),), summary,
+                 family="elementwise-unary", elements=elements)
 
 
-def _binary(name: str, summary: str) -> OpDef:
+def _binary(name: str, summary: str, elements: str) -> OpDef:
     return OpDef(name, (("lhs", "T"), ("rhs", "T")), (("result", "T"),), summary,
-                 family="elementwise-binary")
+                 family="elementwise-binary", elements=elements)
 
 
 _OP_LIST = [
@@ -61,24 +74,56 @@ _OP_LIST = [
     OpDef("iota", (), (("output", "T"),),
           "output[i0, ..., in] = i_{iota_dimension}, converted to the element type",
           attributes=(("iota_dimension", "integer"),), family="constant"),
-    _binary("add", "lhs + rhs elementwise (logical or for i1)"),
-    _binary("subtract", "lhs - rhs elementwise"),
-    _binary("multiply", "lhs * rhs elementwise (logical and for i1)"),
+    _binary("add", "lhs + rhs elementwise (logical or for i1)", "any"),
+    _binary("subtract", "lhs - rhs elementwise", "number"),
+    _binary("multiply", "lhs * rhs elementwise (logical and for i1)", "any"),
     _binary("divide", "lhs / rhs elementwise; integers truncate toward zero, x/0 = -1, "
-            "INT_MIN/-1 = INT_MIN (XLA's rule)"),
-    _binary("maximum", "max(lhs, rhs) elementwise; NaN if either is NaN"),
-    _binary("minimum", "min(lhs, rhs) elementwise; NaN if either is NaN"),
-    _unary("negate", "-operand elementwise (wraps for integers)"),
-    _unary("abs", "|operand| elementwise (abs(INT_MIN) = INT_MIN)"),
-    _unary("exponential", "e^operand elementwise (floats)"),
-    _unary("log", "natural logarithm elementwise (floats)"),
-    _unary("tanh", "hyperbolic tangent elementwise (floats)"),
-    _unary("sqrt", "square root elementwise (floats)"),
-    _unary("rsqrt", "1 / sqrt(operand) elementwise (floats)"),
+            "INT_MIN/-1 = INT_MIN (XLA's rule)", "number"),
+    _binary("remainder", "lhs - trunc(lhs / rhs) * rhs (sign of lhs, C fmod); integers: "
+            "x % 0 = x, INT_MIN % -1 = 0", "number"),
+    _binary("power", "lhs ^ rhs; integers: x ^ negative = 0 unless |x| = 1", "number"),
+    _binary("maximum", "max(lhs, rhs) elementwise; NaN if either is NaN", "any"),
+    _binary("minimum", "min(lhs, rhs) elementwise; NaN if either is NaN", "any"),
+    _binary("atan2", "the angle of (rhs, lhs) in [-pi, pi] elementwise", "float"),
+    _binary("and", "bitwise (logical for i1) and", "integer"),
+    _binary("or", "bitwise (logical for i1) or", "integer"),
+    _binary("xor", "bitwise (logical for i1) xor", "integer"),
+    _binary("shift_left", "lhs << rhs; 0 when rhs >= bit width (rhs read as unsigned)", "int"),
+    _binary("shift_right_arithmetic", "lhs >> rhs with sign fill; all sign bits when rhs >= "
+            "bit width", "int"),
+    _binary("shift_right_logical", "lhs >> rhs with zero fill; 0 when rhs >= bit width", "int"),
+    _unary("negate", "-operand elementwise (wraps for integers)", "number"),
+    _unary("abs", "|operand| elementwise (abs(INT_MIN) = INT_MIN)", "number"),
+    _unary("sign", "-1, 0 or 1 by the sign of operand; floats keep -0.0, +0.0 and NaN", "number"),
+    _unary("floor", "largest integral value <= operand", "float"),
+    _unary("ceil", "smallest integral value >= operand", "float"),
+    _unary("round_nearest_even", "nearest integral value, ties to even", "float"),
+    _unary("round_nearest_afz", "nearest integral value, ties away from zero", "float"),
+    _unary("exponential", "e^operand elementwise", "float"),
+    _unary("exponential_minus_one", "e^operand - 1, accurate near 0", "float"),
+    _unary("log", "natural logarithm elementwise", "float"),
+    _unary("log_plus_one", "log(1 + operand), accurate near 0", "float"),
+    _unary("logistic", "1 / (1 + e^-operand)", "float"),
+    _unary("tanh", "hyperbolic tangent elementwise", "float"),
+    _unary("sqrt", "square root elementwise", "float"),
+    _unary("rsqrt", "1 / sqrt(operand) elementwise", "float"),
+    _unary("cbrt", "cube root elementwise", "float"),
+    _unary("sine", "sin(operand), radians", "float"),
+    _unary("cosine", "cos(operand), radians", "float"),
+    _unary("tan", "tan(operand), radians", "float"),
+    _unary("not", "bitwise (logical for i1) not", "integer"),
+    _unary("popcnt", "number of set bits", "int"),
+    _unary("count_leading_zeros", "number of leading zero bits", "int"),
+    OpDef("is_finite", (("x", "T"),), (("y", "R"),),
+          "true where x is neither infinite nor NaN (an i1 tensor of the same shape)",
+          family="predicate", elements="float"),
     OpDef("compare", (("lhs", "T"), ("rhs", "T")), (("result", "R"),),
           "lhs <comparison_direction> rhs elementwise, an i1 tensor of the same shape",
           attributes=(("comparison_direction", "string"),),
           optional_attributes=(("compare_type", "string"),), family="compare"),
+    OpDef("clamp", (("min", "A"), ("operand", "T"), ("max", "B")), (("result", "T"),),
+          "min(max(operand, min), max) elementwise; min and max are 0-d or of operand's shape",
+          family="clamp", elements="number"),
     OpDef("select", (("pred", "P"), ("on_true", "T"), ("on_false", "T")), (("result", "T"),),
           "pred ? on_true : on_false elementwise; pred is i1, of the same shape or 0-d",
           family="select"),

@@ -13,6 +13,7 @@ from typing import Callable
 
 from mlir import ir
 
+from .ops import ELEMENT_CLASSES, OPS
 from .types import (HloTypeError, is_bool, is_float, is_integer, shape_str, static_tensor,
                     tensor_type)
 
@@ -42,23 +43,19 @@ def rule(*op_names: str):
     return register
 
 
-# Which element types each elementwise op accepts.
-_ANY = "any"
-_NUMBER = "integer or float"
-_FLOAT = "float"
-_ELEMENT_CLASS = {
-    "add": _ANY, "multiply": _ANY, "maximum": _ANY, "minimum": _ANY,
-    "subtract": _NUMBER, "divide": _NUMBER, "negate": _NUMBER, "abs": _NUMBER,
-    "exponential": _FLOAT, "log": _FLOAT, "tanh": _FLOAT, "sqrt": _FLOAT, "rsqrt": _FLOAT,
+_ELEMENT_CHECKS = {
+    "any": lambda t: True,
+    "number": lambda t: (is_float(t) or is_integer(t)) and not is_bool(t),
+    "float": is_float,
+    "integer": is_integer,
+    "int": lambda t: is_integer(t) and not is_bool(t),
 }
 
 
 def _check_element_class(sig: OpSignature, et: ir.Type) -> None:
-    cls = _ELEMENT_CLASS[sig.name]
-    ok = {_ANY: True, _NUMBER: (is_float(et) or is_integer(et)) and not is_bool(et),
-          _FLOAT: is_float(et)}[cls]
-    if not ok:
-        raise HloTypeError(f"operands must have {cls} elements, got {et}")
+    cls = OPS[sig.name].elements
+    if not _ELEMENT_CHECKS[cls](et):
+        raise HloTypeError(f"operands must have {ELEMENT_CLASSES[cls]} elements, got {et}")
 
 
 def _dims_in_range(dims, rank: int, what: str) -> None:
@@ -69,7 +66,11 @@ def _dims_in_range(dims, rank: int, what: str) -> None:
             raise HloTypeError(f"{what} entry {d} is out of range for rank {rank}")
 
 
-@rule("add", "subtract", "multiply", "divide", "maximum", "minimum")
+def _names_of_family(family: str) -> list[str]:
+    return [name for name, op in OPS.items() if op.family == family]
+
+
+@rule(*_names_of_family("elementwise-binary"))
 def elementwise_binary(sig: OpSignature) -> list[ir.Type]:
     lhs, rhs = sig.operand_types
     if lhs != rhs:
@@ -78,15 +79,36 @@ def elementwise_binary(sig: OpSignature) -> list[ir.Type]:
     return [lhs]
 
 
-@rule("negate", "abs", "exponential", "log", "tanh", "sqrt", "rsqrt")
+@rule(*_names_of_family("elementwise-unary"))
 def elementwise_unary(sig: OpSignature) -> list[ir.Type]:
     (x,) = sig.operand_types
     _check_element_class(sig, x.element_type)
     return [x]
 
 
+@rule(*_names_of_family("predicate"))
+def elementwise_predicate(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    _check_element_class(sig, x.element_type)
+    return [tensor_type(x.shape, ir.IntegerType.get_signless(1))]
+
+
+@rule("clamp")
+def clamp(sig: OpSignature) -> list[ir.Type]:
+    low, x, high = sig.operand_types
+    _check_element_class(sig, x.element_type)
+    for name, bound in (("min", low), ("max", high)):
+        if bound.element_type != x.element_type:
+            raise HloTypeError(f"{name} element type {bound.element_type} must equal operand's "
+                               f"{x.element_type}")
+        if bound.rank != 0 and bound.shape != x.shape:
+            raise HloTypeError(f"{name} shape {shape_str(bound.shape)} must be scalar or equal the "
+                               f"operand shape {shape_str(x.shape)}")
+    return [x]
+
+
 COMPARISON_DIRECTIONS = ("EQ", "NE", "GE", "GT", "LE", "LT")
-COMPARE_TYPES = ("FLOAT", "SIGNED", "UNSIGNED")
+COMPARE_TYPES = ("FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED")
 
 
 @rule("compare")
@@ -103,7 +125,7 @@ def compare(sig: OpSignature) -> list[ir.Type]:
         if compare_type not in COMPARE_TYPES:
             raise HloTypeError(f"compare_type must be one of {', '.join(COMPARE_TYPES)}, "
                                f"got \"{compare_type}\"")
-        if (compare_type == "FLOAT") != is_float(lhs.element_type):
+        if (compare_type in ("FLOAT", "TOTALORDER")) != is_float(lhs.element_type):
             raise HloTypeError(f"compare_type \"{compare_type}\" does not fit element type "
                                f"{lhs.element_type}")
     return [tensor_type(lhs.shape, ir.IntegerType.get_signless(1))]
