@@ -239,6 +239,56 @@ irdl.dialect @hlo {
     irdl.results(result: %R)
     irdl.attributes {"broadcast_dimensions" = %broadcast_dimensions}
   }
+  irdl.operation @bitcast_convert {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+  }
+  irdl.operation @reverse {
+    %T = irdl.base "!builtin.tensor"
+    %dimensions = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+    irdl.attributes {"dimensions" = %dimensions}
+  }
+  irdl.operation @slice {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %start_indices = irdl.base "#builtin.dense_array"
+    %limit_indices = irdl.base "#builtin.dense_array"
+    %strides = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"start_indices" = %start_indices, "limit_indices" = %limit_indices, "strides" = %strides}
+  }
+  irdl.operation @dynamic_slice {
+    %T = irdl.base "!builtin.tensor"
+    %S = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %slice_sizes = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %T, start_indices: variadic %S)
+    irdl.results(result: %R)
+    irdl.attributes {"slice_sizes" = %slice_sizes}
+  }
+  irdl.operation @dynamic_update_slice {
+    %T = irdl.base "!builtin.tensor"
+    %U = irdl.base "!builtin.tensor"
+    %S = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T, update: %U, start_indices: variadic %S)
+    irdl.results(result: %T)
+  }
+  irdl.operation @pad {
+    %T = irdl.base "!builtin.tensor"
+    %P = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %edge_padding_low = irdl.base "#builtin.dense_array"
+    %edge_padding_high = irdl.base "#builtin.dense_array"
+    %interior_padding = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %T, padding_value: %P)
+    irdl.results(result: %R)
+    irdl.attributes {"edge_padding_low" = %edge_padding_low, "edge_padding_high" = %edge_padding_high, "interior_padding" = %interior_padding}
+  }
   irdl.operation @reshape {
     %T = irdl.base "!builtin.tensor"
     %R = irdl.base "!builtin.tensor"

@@ -324,3 +324,32 @@ func.func @integer_ops(%a: tensor<4xi32>) -> tensor<4xi32> {
   %10 = "hlo.not"(%9) : (tensor<4xi32>) -> tensor<4xi32>
   return %10 : tensor<4xi32>
 }
+
+// -----
+
+// reverse reads index (size - 1 - i); slice is a strided extract_slice; dynamic starts are
+// clamped to [0, dim - size] before extract_slice/insert_slice; pad fills, inserts with the
+// interior stride, then crops what negative edges remove.
+// CHECK-DAG: #[[$REV:.*]] = affine_map<(d0, d1) -> (d0, -d1 + 4)>
+// CHECK-LABEL: func @slicing
+// CHECK: linalg.generic {indexing_maps = [#[[$REV]], #{{.*}}]
+// CHECK: tensor.extract_slice %{{.*}}[1, 0] [2, 2] [2, 3] : tensor<4x5xf32> to tensor<2x2xf32>
+// CHECK: %[[I:.*]] = tensor.extract %{{.*}}[] : tensor<i32>
+// CHECK: %[[IDX:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK: %[[LOW:.*]] = arith.maxsi %[[IDX]], %{{.*}} : index
+// CHECK: %[[OFF:.*]] = arith.minsi %[[LOW]], %{{.*}} : index
+// CHECK: tensor.extract_slice %{{.*}}[%[[OFF]], %{{.*}}] [2, 3] [1, 1]
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] [2, 3] [1, 1]
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<6x13xf32>)
+// CHECK: %[[INS:.*]] = tensor.insert_slice %{{.*}} into %[[FILL]][2, 0] [4, 5] [1, 3]
+// CHECK: tensor.extract_slice %[[INS]][0, 1] [5, 12] [1, 1] : tensor<6x13xf32> to tensor<5x12xf32>
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+func.func @slicing(%a: tensor<4x5xf32>, %i: tensor<i32>, %z: tensor<f32>) -> (tensor<4x5xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<4x5xf32>, tensor<5x12xf32>, tensor<4x5xi32>) {
+  %0 = "hlo.reverse"(%a) {dimensions = array<i64: 1>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  %1 = "hlo.slice"(%a) {start_indices = array<i64: 1, 0>, limit_indices = array<i64: 4, 4>, strides = array<i64: 2, 3>} : (tensor<4x5xf32>) -> tensor<2x2xf32>
+  %2 = "hlo.dynamic_slice"(%a, %i, %i) {slice_sizes = array<i64: 2, 3>} : (tensor<4x5xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  %3 = "hlo.dynamic_update_slice"(%a, %2, %i, %i) : (tensor<4x5xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+  %4 = "hlo.pad"(%a, %z) {edge_padding_low = array<i64: 2, -1>, edge_padding_high = array<i64: -1, 0>, interior_padding = array<i64: 0, 2>} : (tensor<4x5xf32>, tensor<f32>) -> tensor<5x12xf32>
+  %5 = "hlo.bitcast_convert"(%a) : (tensor<4x5xf32>) -> tensor<4x5xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x5xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<4x5xf32>, tensor<5x12xf32>, tensor<4x5xi32>
+}

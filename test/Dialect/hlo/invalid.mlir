@@ -512,6 +512,94 @@ func.func @compare_totalorder_on_integers(%a: tensor<2xi32>) -> tensor<2xi1> {
 
 // -----
 
+func.func @bitcast_width_mismatch(%a: tensor<2xf32>) -> tensor<2xi64> {
+  // CHECK: error: 'hlo.bitcast_convert' op cannot bitcast f32 to i64: element types must have the same bit width, and i1 has no bit layout
+  %0 = "hlo.bitcast_convert"(%a) : (tensor<2xf32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @reverse_dimension_out_of_range(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: error: 'hlo.reverse' op dimensions entry 2 is out of range for rank 2
+  %0 = "hlo.reverse"(%a) {dimensions = array<i64: 2>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @slice_limit_past_end(%a: tensor<4xf32>) -> tensor<3xf32> {
+  // CHECK: error: 'hlo.slice' op dimension 0: need 0 <= start (2) <= limit (5) <= size (4)
+  %0 = "hlo.slice"(%a) {start_indices = array<i64: 2>, limit_indices = array<i64: 5>, strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @slice_zero_stride(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: error: 'hlo.slice' op strides[0] = 0 must be positive
+  %0 = "hlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 4>, strides = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @slice_mismatched_lengths(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // CHECK: error: 'hlo.slice' op limit_indices has 1 entries, operand rank is 2
+  %0 = "hlo.slice"(%a) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 4>, strides = array<i64: 1, 1>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @dynamic_slice_too_big(%a: tensor<4xf32>, %i: tensor<i32>) -> tensor<5xf32> {
+  // CHECK: error: 'hlo.dynamic_slice' op slice_sizes[0] = 5 must be in [0, 4]
+  %0 = "hlo.dynamic_slice"(%a, %i) {slice_sizes = array<i64: 5>} : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @dynamic_slice_missing_start(%a: tensor<4x4xf32>, %i: tensor<i32>) -> tensor<2x2xf32> {
+  // CHECK: error: 'hlo.dynamic_slice' op takes 2 start indices (one per operand dimension), got 1
+  %0 = "hlo.dynamic_slice"(%a, %i) {slice_sizes = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<i32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @dynamic_update_slice_float_start(%a: tensor<4xf32>, %u: tensor<2xf32>, %i: tensor<f32>) -> tensor<4xf32> {
+  // CHECK: error: 'hlo.dynamic_update_slice' op start index 0 must be a 0-d integer tensor, got tensor<f32>
+  %0 = "hlo.dynamic_update_slice"(%a, %u, %i) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @dynamic_update_slice_update_too_big(%a: tensor<4xf32>, %u: tensor<5xf32>, %i: tensor<i32>) -> tensor<4xf32> {
+  // CHECK: error: 'hlo.dynamic_update_slice' op update dim 0 (5) is larger than operand dim (4)
+  %0 = "hlo.dynamic_update_slice"(%a, %u, %i) : (tensor<4xf32>, tensor<5xf32>, tensor<i32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @pad_negative_size(%a: tensor<2xf32>, %z: tensor<f32>) -> tensor<0xf32> {
+  // CHECK: error: 'hlo.pad' op dimension 0 would have negative size -1
+  %0 = "hlo.pad"(%a, %z) {edge_padding_low = array<i64: -2>, edge_padding_high = array<i64: -1>, interior_padding = array<i64: 0>} : (tensor<2xf32>, tensor<f32>) -> tensor<0xf32>
+  return %0 : tensor<0xf32>
+}
+
+// -----
+
+func.func @pad_negative_interior(%a: tensor<2xf32>, %z: tensor<f32>) -> tensor<2xf32> {
+  // CHECK: error: 'hlo.pad' op interior_padding[0] = -1 must be non-negative
+  %0 = "hlo.pad"(%a, %z) {edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: -1>} : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: custom op 'hlo.frobnicate' is unknown
   %0 = hlo.frobnicate %a : tensor<2xf32>

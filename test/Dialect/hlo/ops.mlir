@@ -158,3 +158,20 @@ func.func @more_elementwise(%a: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf
   %to = "hlo.compare"(%cl, %a) {comparison_direction = "GE", compare_type = "TOTALORDER"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
   return %cl, %b5, %fin : tensor<3xf32>, tensor<3xi32>, tensor<3xi1>
 }
+
+// CHECK-LABEL: func @slicing
+func.func @slicing(%a: tensor<4x5xf32>, %i: tensor<i32>, %z: tensor<f32>) -> (tensor<4x5xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<4x5xf32>, tensor<5x12xf32>, tensor<4x5xi32>) {
+  // CHECK: "hlo.reverse"(%{{.*}}) {dimensions = array<i64: 1>}
+  %0 = "hlo.reverse"(%a) {dimensions = array<i64: 1>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  // CHECK: "hlo.slice"(%{{.*}}) {limit_indices = array<i64: 4, 4>, start_indices = array<i64: 1, 0>, strides = array<i64: 2, 3>}
+  %1 = "hlo.slice"(%a) {start_indices = array<i64: 1, 0>, limit_indices = array<i64: 4, 4>, strides = array<i64: 2, 3>} : (tensor<4x5xf32>) -> tensor<2x2xf32>
+  // CHECK: "hlo.dynamic_slice"(%{{.*}}, %{{.*}}, %{{.*}}) {slice_sizes = array<i64: 2, 3>}
+  %2 = "hlo.dynamic_slice"(%a, %i, %i) {slice_sizes = array<i64: 2, 3>} : (tensor<4x5xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  // CHECK: "hlo.dynamic_update_slice"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+  %3 = "hlo.dynamic_update_slice"(%a, %2, %i, %i) : (tensor<4x5xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x5xf32>
+  // CHECK: "hlo.pad"(%{{.*}}, %{{.*}}) {edge_padding_high = array<i64: -1, 0>, edge_padding_low = array<i64: 2, -1>, interior_padding = array<i64: 0, 2>}
+  %4 = "hlo.pad"(%a, %z) {edge_padding_low = array<i64: 2, -1>, edge_padding_high = array<i64: -1, 0>, interior_padding = array<i64: 0, 2>} : (tensor<4x5xf32>, tensor<f32>) -> tensor<5x12xf32>
+  // CHECK: "hlo.bitcast_convert"(%{{.*}}) : (tensor<4x5xf32>) -> tensor<4x5xi32>
+  %5 = "hlo.bitcast_convert"(%a) : (tensor<4x5xf32>) -> tensor<4x5xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x5xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<4x5xf32>, tensor<5x12xf32>, tensor<4x5xi32>
+}

@@ -12,7 +12,7 @@ from .registry import PARALLEL, empty, generic, identity_map, lowering, projecti
 from .scalar import SCALAR_OPS, ElementInfo
 
 ELEMENTWISE_FAMILIES = ("elementwise-unary", "elementwise-binary", "predicate", "compare", "select",
-                        "clamp", "convert")
+                        "clamp", "convert", "bitcast")
 ELEMENTWISE_OPS = tuple(name for name, op in OPS.items() if op.family in ELEMENTWISE_FAMILIES)
 
 

@@ -260,6 +260,11 @@ def _select(info, pred, on_true, on_false):
     return arith.select(pred, on_true, on_false)
 
 
+@scalar("bitcast_convert")
+def _bitcast_convert(info, x):
+    return arith.bitcast(info.result_type, x)
+
+
 @scalar("convert")
 def _convert(info, x):
     return convert_scalar(x, info.operand_types[0], info.result_type)

@@ -28,7 +28,8 @@ __all__ = [
     "round_nearest_afz", "exponential", "exponential_minus_one", "log", "log_plus_one",
     "logistic", "tanh", "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "not_", "popcnt",
     "count_leading_zeros", "is_finite", "clamp", "compare", "select", "convert",
-    "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general",
+    "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general", "bitcast_convert",
+    "reverse", "slice", "dynamic_slice", "dynamic_update_slice", "pad",
 ]
 
 
@@ -130,6 +131,36 @@ def broadcast_in_dim(x, shape: Sequence[int], broadcast_dimensions: Sequence[int
     et = ir.RankedTensorType(x.type).element_type
     return _build("broadcast_in_dim", [x], {"broadcast_dimensions": broadcast_dimensions},
                   tensor_type(shape, et))
+
+
+def bitcast_convert(x, element_type: ir.Type) -> ir.Value:
+    return _build("bitcast_convert", [x], {},
+                  tensor_type(ir.RankedTensorType(x.type).shape, element_type))
+
+
+def reverse(x, dimensions: Sequence[int]) -> ir.Value:
+    return _build("reverse", [x], {"dimensions": dimensions})
+
+
+def slice(x, start_indices, limit_indices, strides=None) -> ir.Value:  # noqa: A001
+    strides = strides if strides is not None else [1] * len(start_indices)
+    return _build("slice", [x], {"start_indices": start_indices, "limit_indices": limit_indices,
+                                 "strides": strides})
+
+
+def dynamic_slice(x, start_indices: Sequence, slice_sizes: Sequence[int]) -> ir.Value:
+    return _build("dynamic_slice", [x, *start_indices], {"slice_sizes": slice_sizes})
+
+
+def dynamic_update_slice(x, update, start_indices: Sequence) -> ir.Value:
+    return _build("dynamic_update_slice", [x, update, *start_indices], {})
+
+
+def pad(x, padding_value, edge_padding_low, edge_padding_high, interior_padding=None) -> ir.Value:
+    interior_padding = interior_padding if interior_padding is not None else [0] * len(edge_padding_low)
+    return _build("pad", [x, padding_value], {"edge_padding_low": edge_padding_low,
+                                              "edge_padding_high": edge_padding_high,
+                                              "interior_padding": interior_padding})
 
 
 def reshape(x, shape: Sequence[int]) -> ir.Value:

@@ -23,13 +23,16 @@ def _op_text(op: OpDef) -> list[str]:
     lines = [f"  irdl.operation @{op.name} {{"]
     type_vars: dict[str, str] = {}
     for _, var in op.operands + op.results:
+        var = var.rstrip("*")
         if var not in type_vars:
             type_vars[var] = f"%{var}"
             lines.append(f'    %{var} = irdl.base "!builtin.tensor"')
     for attr_name, kind in op.attributes:
         lines.append(f'    %{attr_name} = irdl.base "{ATTRIBUTE_BASES[kind]}"')
     if op.operands:
-        operands = ", ".join(f"{name}: {type_vars[var]}" for name, var in op.operands)
+        operands = ", ".join(
+            f"{name}: variadic {type_vars[var[:-1]]}" if var.endswith("*") else f"{name}: {type_vars[var]}"
+            for name, var in op.operands)
         lines.append(f"    irdl.operands({operands})")
     results = ", ".join(f"{name}: {type_vars[var]}" for name, var in op.results)
     lines.append(f"    irdl.results({results})")

@@ -6,7 +6,8 @@ the verifier all read `OPS`. Each op mirrors StableHLO's generic form: `stablehl
 spelled as builtin ones (dimension lists as `array<i64: ...>`, enums as strings).
 
 Operand and result constraints name a *type variable*: operands that share a letter must
-have the identical type (IRDL checks that when the IR is parsed); the shape rules in
+have the identical type (IRDL checks that when the IR is parsed); a trailing `*` makes an
+operand variadic (all of its values share the one type). The shape rules in
 `shape_rules.py` check everything IRDL cannot say.
 """
 
@@ -20,6 +21,7 @@ ATTRIBUTE_BASES = {
     "string": "#builtin.string",
     "integer": "#builtin.integer",
     "elements": "#builtin.dense_int_or_fp_elements",
+    "bool": "#builtin.integer",
 }
 
 
@@ -135,6 +137,29 @@ _OP_LIST = [
           "operand dim i becomes result dim broadcast_dimensions[i] (size 1 or equal); "
           "the other result dims repeat it",
           attributes=(("broadcast_dimensions", "i64_array"),), family="shape"),
+    OpDef("bitcast_convert", (("operand", "T"),), (("result", "R"),),
+          "the same bits read as the result element type (of the same bit width, not i1)",
+          family="bitcast"),
+    OpDef("reverse", (("operand", "T"),), (("result", "T"),),
+          "operand with the order of elements along each of `dimensions` reversed",
+          attributes=(("dimensions", "i64_array"),), family="shape"),
+    OpDef("slice", (("operand", "T"),), (("result", "R"),),
+          "operand[start_indices : limit_indices : strides] per dimension",
+          attributes=(("start_indices", "i64_array"), ("limit_indices", "i64_array"),
+                      ("strides", "i64_array")), family="shape"),
+    OpDef("dynamic_slice", (("operand", "T"), ("start_indices", "S*")), (("result", "R"),),
+          "a slice of `slice_sizes` at run-time starts (0-d integer tensors, one per dim), each "
+          "clamped to [0, dim - size] as StableHLO specifies",
+          attributes=(("slice_sizes", "i64_array"),), family="shape"),
+    OpDef("dynamic_update_slice", (("operand", "T"), ("update", "U"), ("start_indices", "S*")),
+          (("result", "T"),),
+          "operand with `update` written at run-time starts, each clamped to [0, dim - update dim]",
+          family="shape"),
+    OpDef("pad", (("operand", "T"), ("padding_value", "P")), (("result", "R"),),
+          "operand with edge padding (negative crops) and interior padding between elements, "
+          "filled with the 0-d padding_value",
+          attributes=(("edge_padding_low", "i64_array"), ("edge_padding_high", "i64_array"),
+                      ("interior_padding", "i64_array")), family="shape"),
     OpDef("reshape", (("operand", "T"),), (("result", "R"),),
           "the same elements in row-major order, in the result shape",
           family="shape"),

@@ -154,6 +154,102 @@ def convert(sig: OpSignature) -> list[ir.Type]:
     return [result]
 
 
+@rule("bitcast_convert")
+def bitcast_convert(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    result = sig.declared()
+    if result.shape != x.shape:
+        raise HloTypeError(f"result shape {shape_str(result.shape)} must equal operand shape "
+                           f"{shape_str(x.shape)}")
+    src, dst = x.element_type, result.element_type
+    if is_bool(src) or is_bool(dst) or _bit_width(src) != _bit_width(dst):
+        raise HloTypeError(f"cannot bitcast {src} to {dst}: element types must have the same "
+                           f"bit width, and i1 has no bit layout")
+    return [result]
+
+
+def _bit_width(t: ir.Type) -> int:
+    return ir.FloatType(t).width if is_float(t) else ir.IntegerType(t).width
+
+
+@rule("reverse")
+def reverse(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    _dims_in_range(sig.attributes["dimensions"], x.rank, "dimensions")
+    return [x]
+
+
+def _per_dim(sig: OpSignature, rank: int, *names: str) -> list[list[int]]:
+    values = [list(sig.attributes[n]) for n in names]
+    for name, v in zip(names, values):
+        if len(v) != rank:
+            raise HloTypeError(f"{name} has {len(v)} entries, operand rank is {rank}")
+    return values
+
+
+@rule("slice")
+def slice_(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    starts, limits, strides = _per_dim(sig, x.rank, "start_indices", "limit_indices", "strides")
+    shape = []
+    for d, (lo, hi, step, size) in enumerate(zip(starts, limits, strides, x.shape)):
+        if step < 1:
+            raise HloTypeError(f"strides[{d}] = {step} must be positive")
+        if not 0 <= lo <= hi <= size:
+            raise HloTypeError(f"dimension {d}: need 0 <= start ({lo}) <= limit ({hi}) <= size ({size})")
+        shape.append((hi - lo + step - 1) // step)
+    return [tensor_type(shape, x.element_type)]
+
+
+def _check_start_indices(sig: OpSignature, starts: list, rank: int) -> None:
+    if len(starts) != rank:
+        raise HloTypeError(f"takes {rank} start indices (one per operand dimension), got {len(starts)}")
+    for i, t in enumerate(starts):
+        if t.rank != 0 or not is_integer(t.element_type) or is_bool(t.element_type):
+            raise HloTypeError(f"start index {i} must be a 0-d integer tensor, got {t}")
+
+
+@rule("dynamic_slice")
+def dynamic_slice(sig: OpSignature) -> list[ir.Type]:
+    x, *starts = sig.operand_types
+    _check_start_indices(sig, starts, x.rank)
+    (sizes,) = _per_dim(sig, x.rank, "slice_sizes")
+    for d, (size, dim) in enumerate(zip(sizes, x.shape)):
+        if not 0 <= size <= dim:
+            raise HloTypeError(f"slice_sizes[{d}] = {size} must be in [0, {dim}]")
+    return [tensor_type(sizes, x.element_type)]
+
+
+@rule("dynamic_update_slice")
+def dynamic_update_slice(sig: OpSignature) -> list[ir.Type]:
+    x, update, *starts = sig.operand_types
+    _check_start_indices(sig, starts, x.rank)
+    if update.rank != x.rank or update.element_type != x.element_type:
+        raise HloTypeError(f"update {update} must have operand's rank and element type ({x})")
+    for d, (u, dim) in enumerate(zip(update.shape, x.shape)):
+        if u > dim:
+            raise HloTypeError(f"update dim {d} ({u}) is larger than operand dim ({dim})")
+    return [x]
+
+
+@rule("pad")
+def pad(sig: OpSignature) -> list[ir.Type]:
+    x, value = sig.operand_types
+    if value.rank != 0 or value.element_type != x.element_type:
+        raise HloTypeError(f"padding_value must be a 0-d tensor of {x.element_type}, got {value}")
+    low, high, interior = _per_dim(sig, x.rank, "edge_padding_low", "edge_padding_high",
+                                   "interior_padding")
+    shape = []
+    for d, (lo, hi, inner, n) in enumerate(zip(low, high, interior, x.shape)):
+        if inner < 0:
+            raise HloTypeError(f"interior_padding[{d}] = {inner} must be non-negative")
+        size = lo + hi + n + max(n - 1, 0) * inner
+        if size < 0:
+            raise HloTypeError(f"dimension {d} would have negative size {size}")
+        shape.append(size)
+    return [tensor_type(shape, x.element_type)]
+
+
 @rule("constant")
 def constant(sig: OpSignature) -> list[ir.Type]:
     value = sig.attributes["value"]

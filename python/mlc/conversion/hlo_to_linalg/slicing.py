@@ -1,0 +1,95 @@
+"""Ops that move windows of data: reverse -> linalg.generic reading `size-1-i`; slice ->
+tensor.extract_slice; dynamic_slice / dynamic_update_slice -> tensor.extract_slice /
+insert_slice at clamped run-time offsets; pad -> linalg.fill + strided insert_slice (+ a
+crop for negative edge padding)."""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, linalg, tensor
+
+from .registry import PARALLEL, empty, generic, identity_map, lowering
+
+_DYNAMIC = ir.ShapedType.get_dynamic_stride_or_offset()
+
+
+def extract_slice(source: ir.Value, result_type: ir.RankedTensorType, offsets, strides=None) -> ir.Value:
+    """tensor.extract_slice with static sizes; an offset is an int or an index Value."""
+    rank = result_type.rank
+    strides = strides or [1] * rank
+    dynamic = [o for o in offsets if isinstance(o, ir.Value)]
+    static = [_DYNAMIC if isinstance(o, ir.Value) else o for o in offsets]
+    return tensor.extract_slice(result_type, source, dynamic, [], [], static,
+                                list(result_type.shape), list(strides))
+
+
+def insert_slice(source: ir.Value, dest: ir.Value, offsets, strides=None) -> ir.Value:
+    source_type = ir.RankedTensorType(source.type)
+    strides = strides or [1] * source_type.rank
+    dynamic = [o for o in offsets if isinstance(o, ir.Value)]
+    static = [_DYNAMIC if isinstance(o, ir.Value) else o for o in offsets]
+    return tensor.insert_slice(source, dest, dynamic, [], [], static, list(source_type.shape),
+                               list(strides))
+
+
+@lowering("reverse")
+def lower_reverse(op, sig):
+    (x,) = sig.operand_types
+    dims = sig.attributes["dimensions"]
+    exprs = [ir.AffineExpr.get_add(ir.AffineConstantExpr.get(x.shape[d] - 1),
+                                   ir.AffineExpr.get_mul(ir.AffineDimExpr.get(d), ir.AffineConstantExpr.get(-1)))
+             if d in dims else ir.AffineDimExpr.get(d) for d in range(x.rank)]
+    in_map = ir.AffineMap.get(x.rank, 0, exprs)
+    return [generic([op.operands[0]], empty(x), [in_map, identity_map(x.rank)],
+                    [PARALLEL] * x.rank, lambda v, _out: v)]
+
+
+@lowering("slice")
+def lower_slice(op, sig):
+    a = sig.attributes
+    return [extract_slice(op.operands[0], op.results[0].type, a["start_indices"], a["strides"])]
+
+
+def clamped_offsets(start_operands, operand_shape, window_shape) -> list[ir.Value]:
+    """StableHLO's rule: each start is clamped to [0, operand dim - window dim]."""
+    index = ir.IndexType.get()
+    offsets = []
+    for start, dim, size in zip(start_operands, operand_shape, window_shape):
+        value = arith.index_cast(index, tensor.extract(start, []))
+        low = arith.constant(index, 0)
+        high = arith.constant(index, dim - size)
+        offsets.append(arith.minsi(arith.maxsi(value, low), high))
+    return offsets
+
+
+@lowering("dynamic_slice")
+def lower_dynamic_slice(op, sig):
+    x = sig.operand_types[0]
+    result_type = op.results[0].type
+    offsets = clamped_offsets(list(op.operands)[1:], x.shape, result_type.shape)
+    return [extract_slice(op.operands[0], result_type, offsets)]
+
+
+@lowering("dynamic_update_slice")
+def lower_dynamic_update_slice(op, sig):
+    x, update = sig.operand_types[:2]
+    offsets = clamped_offsets(list(op.operands)[2:], x.shape, update.shape)
+    return [insert_slice(op.operands[1], op.operands[0], offsets)]
+
+
+@lowering("pad")
+def lower_pad(op, sig):
+    x, _ = sig.operand_types
+    a = sig.attributes
+    low, high, interior = a["edge_padding_low"], a["edge_padding_high"], a["interior_padding"]
+    result_type = op.results[0].type
+    # Pad with the non-negative parts of the edges, then crop what negative edges remove.
+    padded_shape = [max(lo, 0) + n + max(n - 1, 0) * inner + max(hi, 0)
+                    for lo, hi, inner, n in zip(low, high, interior, x.shape)]
+    padded_type = ir.RankedTensorType.get(padded_shape, x.element_type)
+    fill = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(padded_type)])
+    padded = insert_slice(op.operands[0], fill, [max(lo, 0) for lo in low],
+                          [inner + 1 for inner in interior])
+    if list(padded_shape) == list(result_type.shape):
+        return [padded]
+    return [extract_slice(padded, result_type, [max(-lo, 0) for lo in low])]
