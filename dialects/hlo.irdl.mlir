@@ -313,6 +313,32 @@ irdl.dialect @hlo {
     irdl.results(result: %R)
     irdl.attributes {"dimensions" = %dimensions, "kind" = %kind}
   }
+  irdl.operation @argmax {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %dimension = irdl.base "#builtin.integer"
+    irdl.operands(input: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"dimension" = %dimension}
+  }
+  irdl.operation @argmin {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %dimension = irdl.base "#builtin.integer"
+    irdl.operands(input: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"dimension" = %dimension}
+  }
+  irdl.operation @reduce_window {
+    %T = irdl.base "!builtin.tensor"
+    %I = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %window_dimensions = irdl.base "#builtin.dense_array"
+    %kind = irdl.base "#builtin.string"
+    irdl.operands(inputs: %T, init_values: %I)
+    irdl.results(result: %R)
+    irdl.attributes {"window_dimensions" = %window_dimensions, "kind" = %kind}
+  }
   irdl.operation @dot_general {
     %L = irdl.base "!builtin.tensor"
     %H = irdl.base "!builtin.tensor"

@@ -353,3 +353,25 @@ func.func @slicing(%a: tensor<4x5xf32>, %i: tensor<i32>, %z: tensor<f32>) -> (te
   %5 = "hlo.bitcast_convert"(%a) : (tensor<4x5xf32>) -> tensor<4x5xi32>
   return %0, %1, %2, %3, %4, %5 : tensor<4x5xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<4x5xf32>, tensor<5x12xf32>, tensor<4x5xi32>
 }
+
+// -----
+
+// argmax carries (best value, best index) through one generic; a strictly greater value or
+// a NaN over a number takes the index. reduce_window pads with the init value, then reads
+// `out * stride + window * dilation` under a shape-only window operand.
+// CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
+// CHECK-LABEL: func @windows
+// CHECK: %[[OUTS:.*]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: ^bb0(%[[V:.*]]: f32, %[[BEST:.*]]: f32, %[[IDX:.*]]: i64):
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[BEST]]
+// CHECK: arith.cmpf uno, %[[V]], %[[V]]
+// CHECK: %[[I:.*]] = linalg.index 1 : index
+// CHECK: linalg.yield
+// CHECK: %[[PAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1] [4, 5] [1, 1]
+// CHECK: linalg.generic {indexing_maps = [#[[$WIN]], {{.*}}], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%[[PAD]], %{{.*}} : tensor<5x6xf32>, tensor<2x2xf32>)
+// CHECK: arith.maximumf
+func.func @windows(%a: tensor<4x5xf32>, %z: tensor<f32>) -> (tensor<4xi64>, tensor<2x3xf32>) {
+  %0 = "hlo.argmax"(%a) {dimension = 1 : i64} : (tensor<4x5xf32>) -> tensor<4xi64>
+  %1 = "hlo.reduce_window"(%a, %z) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>, padding = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>, kind = "max"} : (tensor<4x5xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0, %1 : tensor<4xi64>, tensor<2x3xf32>
+}

@@ -600,6 +600,46 @@ func.func @pad_negative_interior(%a: tensor<2xf32>, %z: tensor<f32>) -> tensor<2
 
 // -----
 
+func.func @argmax_float_result(%a: tensor<4xf32>) -> tensor<f32> {
+  // CHECK: error: 'hlo.argmax' op result element type must be an integer index type, got f32
+  %0 = "hlo.argmax"(%a) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @argmin_empty_dimension(%a: tensor<0x3xf32>) -> tensor<3xi64> {
+  // CHECK: error: 'hlo.argmin' op dimension 0 has size 0: an empty dimension has no argmin
+  %0 = "hlo.argmin"(%a) {dimension = 0 : i64} : (tensor<0x3xf32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+func.func @reduce_window_zero_stride(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<3xf32> {
+  // CHECK: error: 'hlo.reduce_window' op window_strides[0] = 0 must be positive
+  %0 = "hlo.reduce_window"(%a, %z) {window_dimensions = array<i64: 2>, window_strides = array<i64: 0>, kind = "add"} : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @reduce_window_bad_padding(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<3xf32> {
+  // CHECK: error: 'hlo.reduce_window' op padding must be a tensor<1x2xi64>, got tensor<2xi64>
+  %0 = "hlo.reduce_window"(%a, %z) {window_dimensions = array<i64: 2>, padding = dense<[0, 1]> : tensor<2xi64>, kind = "add"} : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @reduce_window_larger_than_input(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<1xf32> {
+  // CHECK: error: 'hlo.reduce_window' op result type tensor<1xf32> does not match the inferred type tensor<0xf32>
+  %0 = "hlo.reduce_window"(%a, %z) {window_dimensions = array<i64: 5>, kind = "max"} : (tensor<4xf32>, tensor<f32>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}
+
+// -----
+
 func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: custom op 'hlo.frobnicate' is unknown
   %0 = hlo.frobnicate %a : tensor<2xf32>

@@ -175,3 +175,14 @@ func.func @slicing(%a: tensor<4x5xf32>, %i: tensor<i32>, %z: tensor<f32>) -> (te
   %5 = "hlo.bitcast_convert"(%a) : (tensor<4x5xf32>) -> tensor<4x5xi32>
   return %0, %1, %2, %3, %4, %5 : tensor<4x5xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<4x5xf32>, tensor<5x12xf32>, tensor<4x5xi32>
 }
+
+// CHECK-LABEL: func @windows
+func.func @windows(%a: tensor<4x5xf32>, %z: tensor<f32>) -> (tensor<4xi64>, tensor<5xi32>, tensor<2x3xf32>) {
+  // CHECK: "hlo.argmax"(%{{.*}}) {dimension = 1 : i64} : (tensor<4x5xf32>) -> tensor<4xi64>
+  %0 = "hlo.argmax"(%a) {dimension = 1 : i64} : (tensor<4x5xf32>) -> tensor<4xi64>
+  // CHECK: "hlo.argmin"(%{{.*}}) {dimension = 0 : i64} : (tensor<4x5xf32>) -> tensor<5xi32>
+  %1 = "hlo.argmin"(%a) {dimension = 0 : i64} : (tensor<4x5xf32>) -> tensor<5xi32>
+  // CHECK: "hlo.reduce_window"(%{{.*}}, %{{.*}}) {kind = "max", padding = dense<{{\[\[}}0, 1], [1, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}
+  %2 = "hlo.reduce_window"(%a, %z) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>, padding = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>, kind = "max"} : (tensor<4x5xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<4xi64>, tensor<5xi32>, tensor<2x3xf32>
+}

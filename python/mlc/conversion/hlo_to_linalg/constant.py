@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, linalg
+from mlir.dialects import arith
 
 from ...dialects.hlo.types import is_float
-from .registry import PARALLEL, empty, generic, identity_map, lowering
+from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
 
 
 @lowering("constant")
@@ -21,10 +21,9 @@ def lower_iota(op, sig):
     dim = sig.attributes["iota_dimension"]
 
     def body(_out):
-        index = linalg.IndexOp(dim).result  # linalg.index is shadowed by opdsl
         if is_float(et):
-            return arith.sitofp(et, arith.index_cast(ir.IntegerType.get_signless(64), index))
-        return arith.index_cast(et, index)
+            return arith.sitofp(et, loop_index(dim, ir.IntegerType.get_signless(64)))
+        return loop_index(dim, et)
 
     rank = result_type.rank
     return [generic([], empty(result_type), [identity_map(rank)], [PARALLEL] * rank, body)]

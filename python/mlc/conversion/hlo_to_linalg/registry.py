@@ -45,8 +45,23 @@ REDUCTION = linalg.IteratorType.reduction
 def generic(inputs: Sequence[ir.Value], init: ir.Value, maps: Sequence[ir.AffineMap],
             iterators: Sequence, body: Callable[..., ir.Value]) -> ir.Value:
     """A one-result linalg.generic whose region yields `body(*input_scalars, out_scalar)`."""
-    op = linalg.GenericOp_(list(inputs), [init], list(maps), list(iterators))
+    return generic_n(inputs, [init], maps, iterators, lambda *args: [body(*args)])[0]
+
+
+def generic_n(inputs: Sequence[ir.Value], inits: Sequence[ir.Value], maps: Sequence[ir.AffineMap],
+              iterators: Sequence, body: Callable[..., Sequence[ir.Value]]) -> list[ir.Value]:
+    """A linalg.generic with several outputs; `body(*input_scalars, *out_scalars)` yields one
+    value per output."""
+    op = linalg.GenericOp_(list(inputs), list(inits), list(maps), list(iterators))
     block = op.regions[0].blocks[0]
     with ir.InsertionPoint(block):
-        linalg.YieldOp([body(*block.arguments)])
-    return op.result
+        linalg.YieldOp(list(body(*block.arguments)))
+    return list(op.results)
+
+
+def loop_index(dim: int, element_type: ir.Type | None = None) -> ir.Value:
+    """The current iteration index of loop `dim` inside a linalg body, as `element_type`
+    (default index). `linalg.index` itself is shadowed in the bindings by opdsl's `index`."""
+    from mlir.dialects import arith
+    index = linalg.IndexOp(dim).result
+    return index if element_type is None else arith.index_cast(element_type, index)

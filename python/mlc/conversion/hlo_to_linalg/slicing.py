@@ -77,19 +77,24 @@ def lower_dynamic_update_slice(op, sig):
     return [insert_slice(op.operands[1], op.operands[0], offsets)]
 
 
-@lowering("pad")
-def lower_pad(op, sig):
-    x, _ = sig.operand_types
-    a = sig.attributes
-    low, high, interior = a["edge_padding_low"], a["edge_padding_high"], a["interior_padding"]
-    result_type = op.results[0].type
+def pad_tensor(source: ir.Value, pad_scalar: ir.Value, low, high, interior) -> ir.Value:
+    """`source` padded with the scalar `pad_scalar`: edges (negative ones crop) and interior."""
+    t = ir.RankedTensorType(source.type)
     # Pad with the non-negative parts of the edges, then crop what negative edges remove.
     padded_shape = [max(lo, 0) + n + max(n - 1, 0) * inner + max(hi, 0)
-                    for lo, hi, inner, n in zip(low, high, interior, x.shape)]
-    padded_type = ir.RankedTensorType.get(padded_shape, x.element_type)
-    fill = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(padded_type)])
-    padded = insert_slice(op.operands[0], fill, [max(lo, 0) for lo in low],
-                          [inner + 1 for inner in interior])
-    if list(padded_shape) == list(result_type.shape):
-        return [padded]
-    return [extract_slice(padded, result_type, [max(-lo, 0) for lo in low])]
+                    for lo, hi, inner, n in zip(low, high, interior, t.shape)]
+    padded_type = ir.RankedTensorType.get(padded_shape, t.element_type)
+    fill = linalg.fill(pad_scalar, outs=[empty(padded_type)])
+    padded = insert_slice(source, fill, [max(lo, 0) for lo in low], [inner + 1 for inner in interior])
+    result_shape = [size - max(-lo, 0) - max(-hi, 0) for size, lo, hi in zip(padded_shape, low, high)]
+    if result_shape == padded_shape:
+        return padded
+    return extract_slice(padded, ir.RankedTensorType.get(result_shape, t.element_type),
+                         [max(-lo, 0) for lo in low])
+
+
+@lowering("pad")
+def lower_pad(op, sig):
+    a = sig.attributes
+    return [pad_tensor(op.operands[0], tensor.extract(op.operands[1], []), a["edge_padding_low"],
+                       a["edge_padding_high"], a["interior_padding"])]

@@ -29,7 +29,8 @@ __all__ = [
     "logistic", "tanh", "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "not_", "popcnt",
     "count_leading_zeros", "is_finite", "clamp", "compare", "select", "convert",
     "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general", "bitcast_convert",
-    "reverse", "slice", "dynamic_slice", "dynamic_update_slice", "pad",
+    "reverse", "slice", "dynamic_slice", "dynamic_update_slice", "pad", "argmax", "argmin",
+    "reduce_window",
 ]
 
 
@@ -173,6 +174,30 @@ def transpose(x, permutation: Sequence[int]) -> ir.Value:
 
 def reduce(x, init_value, dimensions: Sequence[int], kind: str) -> ir.Value:
     return _build("reduce", [x, init_value], {"dimensions": dimensions, "kind": kind})
+
+
+def argmax(x, dimension: int, index_type: ir.Type | None = None) -> ir.Value:
+    return _arg_reduce("argmax", x, dimension, index_type)
+
+
+def argmin(x, dimension: int, index_type: ir.Type | None = None) -> ir.Value:
+    return _arg_reduce("argmin", x, dimension, index_type)
+
+
+def _arg_reduce(name, x, dimension, index_type):
+    index_type = index_type or ir.IntegerType.get_signless(64)
+    return _build(name, [x], {"dimension": dimension}, tensor_type([], index_type))
+
+
+def reduce_window(x, init_value, window_dimensions, kind: str, window_strides=None,
+                  base_dilations=None, window_dilations=None, padding=None) -> ir.Value:
+    """`padding` is a list of (low, high) pairs, one per dimension."""
+    attrs = {"window_dimensions": window_dimensions, "kind": kind, "window_strides": window_strides,
+             "base_dilations": base_dilations, "window_dilations": window_dilations}
+    if padding is not None:
+        pairs = np.asarray(padding, dtype=np.int64).reshape(len(window_dimensions), 2)
+        attrs["padding"] = ir.DenseElementsAttr.get(pairs)
+    return _build("reduce_window", [x, init_value], attrs)
 
 
 def dot_general(lhs, rhs, lhs_batching_dimensions=(), rhs_batching_dimensions=(),

@@ -170,6 +170,21 @@ _OP_LIST = [
           "combines the elements along `dimensions` with `kind` "
           "(add|mul|max|min|and|or|xor), starting from the 0-d init value",
           attributes=(("dimensions", "i64_array"), ("kind", "string")), family="reduce"),
+    OpDef("argmax", (("input", "T"),), (("result", "R"),),
+          "index of the largest element along `dimension` (first on ties; the first NaN wins, "
+          "as numpy); the result's integer type is the index type",
+          attributes=(("dimension", "integer"),), family="reduce"),
+    OpDef("argmin", (("input", "T"),), (("result", "R"),),
+          "index of the smallest element along `dimension` (first on ties; the first NaN wins, "
+          "as numpy); the result's integer type is the index type",
+          attributes=(("dimension", "integer"),), family="reduce"),
+    OpDef("reduce_window", (("inputs", "T"), ("init_values", "I")), (("result", "R"),),
+          "combines each window with `kind` (add|mul|max|min|and|or|xor), starting from the "
+          "init value; pads and base dilations are filled with the init value",
+          attributes=(("window_dimensions", "i64_array"), ("kind", "string")),
+          optional_attributes=(("window_strides", "i64_array"), ("base_dilations", "i64_array"),
+                               ("window_dilations", "i64_array"), ("padding", "elements")),
+          family="reduce"),
     OpDef("dot_general", (("lhs", "L"), ("rhs", "H")), (("result", "R"),),
           "sum over the contracting dims of lhs * rhs; result dims are batch, "
           "lhs free, rhs free, in that order",

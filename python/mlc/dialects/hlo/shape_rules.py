@@ -334,6 +334,71 @@ def reduce(sig: OpSignature) -> list[ir.Type]:
     return [tensor_type(kept, x.element_type)]
 
 
+@rule("argmax", "argmin")
+def arg_reduce(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    result = sig.declared()
+    dim = sig.attributes["dimension"]
+    if not 0 <= dim < x.rank:
+        raise HloTypeError(f"dimension {dim} is out of range for rank {x.rank}")
+    if x.shape[dim] == 0:
+        raise HloTypeError(f"dimension {dim} has size 0: an empty dimension has no {sig.name}")
+    if not is_integer(result.element_type) or is_bool(result.element_type):
+        raise HloTypeError(f"result element type must be an integer index type, got {result.element_type}")
+    return [tensor_type([s for d, s in enumerate(x.shape) if d != dim], result.element_type)]
+
+
+def padding_pairs(sig: OpSignature, rank: int) -> list[tuple[int, int]]:
+    """The optional `padding` attribute, dense<[[lo, hi], ...]> : tensor<rank x 2 x i64>."""
+    attr = sig.attributes.get("padding")
+    if attr is None:
+        return [(0, 0)] * rank
+    if list(attr.type.shape) != [rank, 2] or str(attr.type.element_type) != "i64":
+        raise HloTypeError(f"padding must be a tensor<{rank}x2xi64>, got {attr.type}")
+    flat = [int(v) for v in ir.DenseIntElementsAttr(attr)] if not attr.is_splat else \
+        [int(attr.get_splat_value().value)] * (2 * rank)
+    return [(flat[2 * i], flat[2 * i + 1]) for i in range(rank)]
+
+
+def optional_per_dim(sig: OpSignature, name: str, rank: int, default: int) -> list[int]:
+    values = list(sig.attributes.get(name, [default] * rank))
+    if len(values) != rank:
+        raise HloTypeError(f"{name} has {len(values)} entries, operand rank is {rank}")
+    return values
+
+
+def window_output_size(size: int, window: int, stride: int, base_dilation: int,
+                       window_dilation: int, low: int, high: int) -> int:
+    padded = (size - 1) * base_dilation + 1 + low + high if size else low + high
+    span = (window - 1) * window_dilation + 1
+    return (padded - span) // stride + 1 if padded >= span else 0
+
+
+@rule("reduce_window")
+def reduce_window(sig: OpSignature) -> list[ir.Type]:
+    x, init = sig.operand_types
+    kind = sig.attributes["kind"]
+    if kind not in REDUCE_KINDS:
+        raise HloTypeError(f"kind must be one of {', '.join(REDUCE_KINDS)}, got \"{kind}\"")
+    if kind in _BITWISE_KINDS and not is_integer(x.element_type):
+        raise HloTypeError(f"kind \"{kind}\" needs integer or i1 elements, got {x.element_type}")
+    if init.rank != 0 or init.element_type != x.element_type:
+        raise HloTypeError(f"init value must be a 0-d tensor of {x.element_type}, got {init}")
+    (window,) = _per_dim(sig, x.rank, "window_dimensions")
+    strides = optional_per_dim(sig, "window_strides", x.rank, 1)
+    base = optional_per_dim(sig, "base_dilations", x.rank, 1)
+    dilations = optional_per_dim(sig, "window_dilations", x.rank, 1)
+    padding = padding_pairs(sig, x.rank)
+    for name, values in (("window_dimensions", window), ("window_strides", strides),
+                         ("base_dilations", base), ("window_dilations", dilations)):
+        for d, v in enumerate(values):
+            if v < 1:
+                raise HloTypeError(f"{name}[{d}] = {v} must be positive")
+    shape = [window_output_size(n, w, s, b, wd, lo, hi) for n, w, s, b, wd, (lo, hi)
+             in zip(x.shape, window, strides, base, dilations, padding)]
+    return [tensor_type(shape, x.element_type)]
+
+
 @rule("dot_general")
 def dot_general(sig: OpSignature) -> list[ir.Type]:
     lhs, rhs = sig.operand_types

@@ -1,0 +1,88 @@
+"""argmax, argmin and reduce_window against numpy."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from conftest import assert_matches, random_array, run_hlo
+from mlir import ir
+from test_structural_ops import COMBINE
+from test_slicing_ops import reference_pad
+
+from mlc.dialects import hlo
+
+
+@pytest.mark.parametrize("name,reference", [("argmax", np.argmax), ("argmin", np.argmin)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int8, np.bool_])
+@pytest.mark.parametrize("shape,dim", [((7,), 0), ((3, 5), 0), ((3, 5), 1), ((2, 3, 4), 2), ((4, 1), 1)])
+def test_arg_reduce(name, reference, dtype, shape, dim, rng):
+    x = random_array(rng, shape, dtype)
+    if np.issubdtype(np.dtype(dtype), np.integer):
+        x = (x % 3).astype(dtype)  # many ties: the first index must win
+    build = getattr(hlo, name)
+    assert_matches(run_hlo(lambda v: build(v, dim), x), reference(x, axis=dim).astype(np.int64))
+
+
+@pytest.mark.parametrize("name,reference", [("argmax", np.argmax), ("argmin", np.argmin)])
+def test_arg_reduce_nan_and_inf(name, reference):
+    x = np.array([[1.0, np.nan, 3.0, np.nan], [-np.inf, -np.inf, np.inf, np.inf],
+                  [2.0, 2.0, 2.0, 2.0]], np.float32)
+    build = getattr(hlo, name)
+    got = run_hlo(lambda v: build(v, 1, ir.IntegerType.get_signless(32)), x)
+    assert_matches(got, reference(x, axis=1).astype(np.int32))
+
+
+def reference_reduce_window(x, init, window, kind, strides, base, dilations, padding):
+    padded = reference_pad(x, init, [lo for lo, _ in padding], [hi for _, hi in padding],
+                           [b - 1 for b in base])
+    spans = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
+    out_shape = [max((p - s) // st + 1, 0) if p >= s else 0
+                 for p, s, st in zip(padded.shape, spans, strides)]
+    out = np.full(out_shape, init, dtype=x.dtype)
+    for index in itertools.product(*[range(n) for n in out_shape]):
+        acc = np.asarray(init, dtype=x.dtype)
+        for offset in itertools.product(*[range(w) for w in window]):
+            position = tuple(i * st + o * d for i, st, o, d in zip(index, strides, offset, dilations))
+            with np.errstate(all="ignore"):
+                acc = COMBINE[kind](acc, padded[position])
+        out[index] = acc
+    return out
+
+
+WINDOWS = [
+    # shape, window, strides, base dilations, window dilations, padding
+    ((4, 5), (2, 2), (2, 2), (1, 1), (1, 1), ((0, 0), (0, 0))),     # max pool 2x2
+    ((4, 5), (3, 3), (1, 1), (1, 1), (1, 1), ((1, 1), (1, 1))),     # 'same' 3x3
+    ((4, 5), (2, 3), (1, 2), (1, 2), (2, 1), ((0, 1), (2, 0))),     # dilations everywhere
+    ((1, 6, 6, 2), (1, 3, 3, 1), (1, 2, 2, 1), (1, 1, 1, 1), (1, 1, 1, 1), ((0, 0), (1, 1), (1, 1), (0, 0))),
+    ((5,), (5,), (1,), (1,), (1,), ((0, 0),)),                       # one window: a full reduce
+    ((3,), (2,), (1,), (1,), (1,), ((-1, 0),)),                      # negative padding crops
+]
+
+
+@pytest.mark.parametrize("config", WINDOWS, ids=[str(i) for i in range(len(WINDOWS))])
+@pytest.mark.parametrize("kind,dtype,init", [("max", np.float32, -np.inf), ("add", np.float32, 0.0),
+                                             ("min", np.int32, 2**31 - 1), ("add", np.int64, 0),
+                                             ("mul", np.float64, 1.0), ("or", np.bool_, False)])
+def test_reduce_window(config, kind, dtype, init, rng):
+    shape, window, strides, base, dilations, padding = config
+    x = random_array(rng, shape, dtype)
+    init = np.asarray(init, dtype=dtype)
+    got = run_hlo(lambda v, i: hlo.reduce_window(v, i, window, kind, strides, base, dilations, padding), x, init)
+    assert_matches(got, reference_reduce_window(x, init, window, kind, strides, base, dilations, padding),
+                   loose=True)
+
+
+def test_average_pool_is_sum_then_divide(rng):
+    x = random_array(rng, (1, 4, 4, 3), np.float32)
+    window, strides = (1, 2, 2, 1), (1, 2, 2, 1)
+
+    def avg(v, zero, count):
+        total = hlo.reduce_window(v, zero, window, "add", strides)
+        return hlo.divide(total, hlo.broadcast_in_dim(count, [1, 2, 2, 3], []))
+
+    got = run_hlo(avg, x, np.float32(0), np.float32(4))
+    want = x.reshape(1, 2, 2, 2, 2, 3).mean(axis=(2, 4))
+    assert_matches(got, want, loose=True)
