@@ -339,6 +339,25 @@ irdl.dialect @hlo {
     irdl.results(result: %R)
     irdl.attributes {"window_dimensions" = %window_dimensions, "kind" = %kind}
   }
+  irdl.operation @convolution {
+    %L = irdl.base "!builtin.tensor"
+    %H = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %input_batch_dimension = irdl.base "#builtin.integer"
+    %input_feature_dimension = irdl.base "#builtin.integer"
+    %input_spatial_dimensions = irdl.base "#builtin.dense_array"
+    %kernel_input_feature_dimension = irdl.base "#builtin.integer"
+    %kernel_output_feature_dimension = irdl.base "#builtin.integer"
+    %kernel_spatial_dimensions = irdl.base "#builtin.dense_array"
+    %output_batch_dimension = irdl.base "#builtin.integer"
+    %output_feature_dimension = irdl.base "#builtin.integer"
+    %output_spatial_dimensions = irdl.base "#builtin.dense_array"
+    %feature_group_count = irdl.base "#builtin.integer"
+    %batch_group_count = irdl.base "#builtin.integer"
+    irdl.operands(lhs: %L, rhs: %H)
+    irdl.results(result: %R)
+    irdl.attributes {"input_batch_dimension" = %input_batch_dimension, "input_feature_dimension" = %input_feature_dimension, "input_spatial_dimensions" = %input_spatial_dimensions, "kernel_input_feature_dimension" = %kernel_input_feature_dimension, "kernel_output_feature_dimension" = %kernel_output_feature_dimension, "kernel_spatial_dimensions" = %kernel_spatial_dimensions, "output_batch_dimension" = %output_batch_dimension, "output_feature_dimension" = %output_feature_dimension, "output_spatial_dimensions" = %output_spatial_dimensions, "feature_group_count" = %feature_group_count, "batch_group_count" = %batch_group_count}
+  }
   irdl.operation @dot_general {
     %L = irdl.base "!builtin.tensor"
     %H = irdl.base "!builtin.tensor"

@@ -375,3 +375,22 @@ func.func @windows(%a: tensor<4x5xf32>, %z: tensor<f32>) -> (tensor<4xi64>, tens
   %1 = "hlo.reduce_window"(%a, %z) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>, padding = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>, kind = "max"} : (tensor<4x5xf32>, tensor<f32>) -> tensor<2x3xf32>
   return %0, %1 : tensor<4xi64>, tensor<2x3xf32>
 }
+
+// -----
+
+// Grouped NCW convolution: the padded input is read at (g * Cg + c, s * stride + k);
+// the kernel at (g * Og + o, c, k); a shape-only [groups, Og] operand bounds (g, o).
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d4, d3 * 2 + d5)>
+// CHECK-DAG: #[[$KER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1 * 3 + d2, d4, d5)>
+// CHECK-DAG: #[[$GRP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 3 + d2, d3)>
+// CHECK-LABEL: func @grouped_convolution
+// CHECK: %[[PAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1] [1, 4, 8] [1, 1, 1]
+// CHECK: %[[GROUPS:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$KER]], #[[$GRP]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[PAD]], %{{.*}}, %[[GROUPS]] :
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @grouped_convolution(%x: tensor<1x4x8xf32>, %w: tensor<6x2x3xf32>) -> tensor<1x6x4xf32> {
+  %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2>, window_strides = array<i64: 2>, padding = dense<[[1, 0]]> : tensor<1x2xi64>, feature_group_count = 2 : i64, batch_group_count = 1 : i64} : (tensor<1x4x8xf32>, tensor<6x2x3xf32>) -> tensor<1x6x4xf32>
+  return %0 : tensor<1x6x4xf32>
+}

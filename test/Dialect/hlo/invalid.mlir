@@ -640,6 +640,38 @@ func.func @reduce_window_larger_than_input(%a: tensor<4xf32>, %z: tensor<f32>) -
 
 // -----
 
+func.func @convolution_feature_mismatch(%x: tensor<1x4x8xf32>, %w: tensor<2x3x3xf32>) -> tensor<1x2x6xf32> {
+  // CHECK: error: 'hlo.convolution' op input features (4) / feature_group_count (1) must equal the kernel's input features (3)
+  %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x8xf32>, tensor<2x3x3xf32>) -> tensor<1x2x6xf32>
+  return %0 : tensor<1x2x6xf32>
+}
+
+// -----
+
+func.func @convolution_both_group_counts(%x: tensor<2x4x8xf32>, %w: tensor<2x2x3xf32>) -> tensor<1x2x6xf32> {
+  // CHECK: error: 'hlo.convolution' op feature_group_count (2) and batch_group_count (2) must be positive and at most one of them > 1
+  %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2>, feature_group_count = 2 : i64, batch_group_count = 2 : i64} : (tensor<2x4x8xf32>, tensor<2x2x3xf32>) -> tensor<1x2x6xf32>
+  return %0 : tensor<1x2x6xf32>
+}
+
+// -----
+
+func.func @convolution_bad_dimension_numbers(%x: tensor<1x4x8xf32>, %w: tensor<2x4x3xf32>) -> tensor<1x2x6xf32> {
+  // CHECK: error: 'hlo.convolution' op output dimension numbers [0, 0, 2] must be a permutation of 0..2
+  %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2>, output_batch_dimension = 0 : i64, output_feature_dimension = 0 : i64, output_spatial_dimensions = array<i64: 2>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x8xf32>, tensor<2x4x3xf32>) -> tensor<1x2x6xf32>
+  return %0 : tensor<1x2x6xf32>
+}
+
+// -----
+
+func.func @convolution_zero_stride(%x: tensor<1x4x8xf32>, %w: tensor<2x4x3xf32>) -> tensor<1x2x6xf32> {
+  // CHECK: error: 'hlo.convolution' op strides must have 1 positive entries, got [0]
+  %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2>, window_strides = array<i64: 0>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x8xf32>, tensor<2x4x3xf32>) -> tensor<1x2x6xf32>
+  return %0 : tensor<1x2x6xf32>
+}
+
+// -----
+
 func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: custom op 'hlo.frobnicate' is unknown
   %0 = hlo.frobnicate %a : tensor<2xf32>

@@ -14,7 +14,7 @@ from mlir import ir
 from ...dialects.hlo import verify_hlo
 from ...dialects.hlo.verify import hlo_ops_in, signature_of
 from ...transforms.pass_base import Pass, PassError, apply_patterns
-from . import constant, dot, elementwise, reduce, shape, slicing  # noqa: F401  (register lowerings)
+from . import constant, convolution, dot, elementwise, reduce, shape, slicing  # noqa: F401  (register lowerings)
 from .registry import LOWERINGS
 
 

@@ -30,7 +30,7 @@ __all__ = [
     "count_leading_zeros", "is_finite", "clamp", "compare", "select", "convert",
     "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general", "bitcast_convert",
     "reverse", "slice", "dynamic_slice", "dynamic_update_slice", "pad", "argmax", "argmin",
-    "reduce_window",
+    "reduce_window", "convolution",
 ]
 
 
@@ -198,6 +198,31 @@ def reduce_window(x, init_value, window_dimensions, kind: str, window_strides=No
         pairs = np.asarray(padding, dtype=np.int64).reshape(len(window_dimensions), 2)
         attrs["padding"] = ir.DenseElementsAttr.get(pairs)
     return _build("reduce_window", [x, init_value], attrs)
+
+
+def convolution(lhs, rhs, *, input_batch_dimension, input_feature_dimension,
+                input_spatial_dimensions, kernel_input_feature_dimension,
+                kernel_output_feature_dimension, kernel_spatial_dimensions, output_batch_dimension,
+                output_feature_dimension, output_spatial_dimensions, window_strides=None,
+                padding=None, lhs_dilation=None, rhs_dilation=None, feature_group_count=1,
+                batch_group_count=1, result_element_type: ir.Type | None = None) -> ir.Value:
+    """StableHLO convolution; `padding` is a list of (low, high) pairs per spatial dim."""
+    attrs = dict(input_batch_dimension=input_batch_dimension,
+                 input_feature_dimension=input_feature_dimension,
+                 input_spatial_dimensions=input_spatial_dimensions,
+                 kernel_input_feature_dimension=kernel_input_feature_dimension,
+                 kernel_output_feature_dimension=kernel_output_feature_dimension,
+                 kernel_spatial_dimensions=kernel_spatial_dimensions,
+                 output_batch_dimension=output_batch_dimension,
+                 output_feature_dimension=output_feature_dimension,
+                 output_spatial_dimensions=output_spatial_dimensions,
+                 window_strides=window_strides, lhs_dilation=lhs_dilation, rhs_dilation=rhs_dilation,
+                 feature_group_count=feature_group_count, batch_group_count=batch_group_count)
+    if padding is not None:
+        pairs = np.asarray(padding, dtype=np.int64).reshape(len(input_spatial_dimensions), 2)
+        attrs["padding"] = ir.DenseElementsAttr.get(pairs)
+    declared = tensor_type([], result_element_type) if result_element_type is not None else None
+    return _build("convolution", [lhs, rhs], attrs, declared)
 
 
 def dot_general(lhs, rhs, lhs_batching_dimensions=(), rhs_batching_dimensions=(),

@@ -185,6 +185,21 @@ _OP_LIST = [
           optional_attributes=(("window_strides", "i64_array"), ("base_dilations", "i64_array"),
                                ("window_dilations", "i64_array"), ("padding", "elements")),
           family="reduce"),
+    OpDef("convolution", (("lhs", "L"), ("rhs", "H")), (("result", "R"),),
+          "N-d convolution (cross-correlation) of lhs by the kernel rhs, with strides, padding, "
+          "lhs (input) and rhs (kernel) dilation, feature groups (grouped/depthwise) or batch "
+          "groups; dimension numbers give each operand's layout",
+          attributes=(("input_batch_dimension", "integer"), ("input_feature_dimension", "integer"),
+                      ("input_spatial_dimensions", "i64_array"),
+                      ("kernel_input_feature_dimension", "integer"),
+                      ("kernel_output_feature_dimension", "integer"),
+                      ("kernel_spatial_dimensions", "i64_array"),
+                      ("output_batch_dimension", "integer"), ("output_feature_dimension", "integer"),
+                      ("output_spatial_dimensions", "i64_array"),
+                      ("feature_group_count", "integer"), ("batch_group_count", "integer")),
+          optional_attributes=(("window_strides", "i64_array"), ("padding", "elements"),
+                               ("lhs_dilation", "i64_array"), ("rhs_dilation", "i64_array")),
+          family="dot"),
     OpDef("dot_general", (("lhs", "L"), ("rhs", "H")), (("result", "R"),),
           "sum over the contracting dims of lhs * rhs; result dims are batch, "
           "lhs free, rhs free, in that order",

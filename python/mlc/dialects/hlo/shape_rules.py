@@ -429,3 +429,80 @@ def dot_general(sig: OpSignature) -> list[ir.Type]:
                                f"element type {element_type}")
         element_type = declared.element_type
     return [tensor_type(shape, element_type)]
+
+
+@dataclass(frozen=True)
+class ConvolutionLayout:
+    """A convolution's dimension numbers and window, read from its attributes and checked."""
+
+    in_batch: int
+    in_feature: int
+    in_spatial: list
+    k_in: int
+    k_out: int
+    k_spatial: list
+    out_batch: int
+    out_feature: int
+    out_spatial: list
+    strides: list
+    padding: list
+    lhs_dilation: list
+    rhs_dilation: list
+    feature_groups: int
+    batch_groups: int
+
+
+def convolution_layout(sig: OpSignature) -> ConvolutionLayout:
+    lhs, rhs = sig.operand_types
+    a = sig.attributes
+    n_spatial = lhs.rank - 2
+    layout = ConvolutionLayout(
+        a["input_batch_dimension"], a["input_feature_dimension"], list(a["input_spatial_dimensions"]),
+        a["kernel_input_feature_dimension"], a["kernel_output_feature_dimension"],
+        list(a["kernel_spatial_dimensions"]), a["output_batch_dimension"],
+        a["output_feature_dimension"], list(a["output_spatial_dimensions"]),
+        list(a.get("window_strides", [1] * n_spatial)), padding_pairs(sig, n_spatial),
+        list(a.get("lhs_dilation", [1] * n_spatial)), list(a.get("rhs_dilation", [1] * n_spatial)),
+        a["feature_group_count"], a["batch_group_count"])
+    if rhs.rank != lhs.rank or lhs.rank < 2:
+        raise HloTypeError(f"lhs and rhs must have the same rank >= 2, got {lhs.rank} and {rhs.rank}")
+    for name, dims in (("input", [layout.in_batch, layout.in_feature] + layout.in_spatial),
+                       ("kernel", [layout.k_in, layout.k_out] + layout.k_spatial),
+                       ("output", [layout.out_batch, layout.out_feature] + layout.out_spatial)):
+        if sorted(dims) != list(range(lhs.rank)):
+            raise HloTypeError(f"{name} dimension numbers {dims} must be a permutation of 0..{lhs.rank - 1}")
+    for name in ("strides", "lhs_dilation", "rhs_dilation"):
+        values = getattr(layout, name)
+        if len(values) != n_spatial or any(v < 1 for v in values):
+            raise HloTypeError(f"{name} must have {n_spatial} positive entries, got {values}")
+    return layout
+
+
+@rule("convolution")
+def convolution(sig: OpSignature) -> list[ir.Type]:
+    lhs, rhs = sig.operand_types
+    c = convolution_layout(sig)
+    groups, batch_groups = c.feature_groups, c.batch_groups
+    if groups < 1 or batch_groups < 1 or (groups > 1 and batch_groups > 1):
+        raise HloTypeError(f"feature_group_count ({groups}) and batch_group_count ({batch_groups}) must be "
+                           f"positive and at most one of them > 1")
+    c_in, c_out, batch = lhs.shape[c.in_feature], rhs.shape[c.k_out], lhs.shape[c.in_batch]
+    if c_in % groups or c_in // groups != rhs.shape[c.k_in]:
+        raise HloTypeError(f"input features ({c_in}) / feature_group_count ({groups}) must equal the "
+                           f"kernel's input features ({rhs.shape[c.k_in]})")
+    if c_out % groups or c_out % batch_groups:
+        raise HloTypeError(f"kernel output features ({c_out}) must be divisible by the group counts")
+    if batch % batch_groups:
+        raise HloTypeError(f"batch ({batch}) must be divisible by batch_group_count ({batch_groups})")
+    if lhs.element_type != rhs.element_type:
+        raise HloTypeError(f"lhs and rhs element types differ: {lhs.element_type} and {rhs.element_type}")
+    shape = [0] * lhs.rank
+    shape[c.out_batch] = batch // batch_groups
+    shape[c.out_feature] = c_out
+    for i, (ld, kd, od) in enumerate(zip(c.in_spatial, c.k_spatial, c.out_spatial)):
+        shape[od] = window_output_size(lhs.shape[ld], rhs.shape[kd], c.strides[i], c.lhs_dilation[i],
+                                       c.rhs_dilation[i], *c.padding[i])
+    element_type = lhs.element_type
+    if sig.declared_results:
+        element_type = static_tensor(sig.declared_results[0], "result").element_type
+    return [tensor_type(shape, element_type)]
