@@ -358,6 +358,32 @@ irdl.dialect @hlo {
     irdl.results(result: %R)
     irdl.attributes {"input_batch_dimension" = %input_batch_dimension, "input_feature_dimension" = %input_feature_dimension, "input_spatial_dimensions" = %input_spatial_dimensions, "kernel_input_feature_dimension" = %kernel_input_feature_dimension, "kernel_output_feature_dimension" = %kernel_output_feature_dimension, "kernel_spatial_dimensions" = %kernel_spatial_dimensions, "output_batch_dimension" = %output_batch_dimension, "output_feature_dimension" = %output_feature_dimension, "output_spatial_dimensions" = %output_spatial_dimensions, "feature_group_count" = %feature_group_count, "batch_group_count" = %batch_group_count}
   }
+  irdl.operation @gather {
+    %T = irdl.base "!builtin.tensor"
+    %S = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %offset_dims = irdl.base "#builtin.dense_array"
+    %collapsed_slice_dims = irdl.base "#builtin.dense_array"
+    %start_index_map = irdl.base "#builtin.dense_array"
+    %index_vector_dim = irdl.base "#builtin.integer"
+    %slice_sizes = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %T, start_indices: %S)
+    irdl.results(result: %R)
+    irdl.attributes {"offset_dims" = %offset_dims, "collapsed_slice_dims" = %collapsed_slice_dims, "start_index_map" = %start_index_map, "index_vector_dim" = %index_vector_dim, "slice_sizes" = %slice_sizes}
+  }
+  irdl.operation @scatter {
+    %T = irdl.base "!builtin.tensor"
+    %S = irdl.base "!builtin.tensor"
+    %U = irdl.base "!builtin.tensor"
+    %update_window_dims = irdl.base "#builtin.dense_array"
+    %inserted_window_dims = irdl.base "#builtin.dense_array"
+    %scatter_dims_to_operand_dims = irdl.base "#builtin.dense_array"
+    %index_vector_dim = irdl.base "#builtin.integer"
+    %kind = irdl.base "#builtin.string"
+    irdl.operands(inputs: %T, scatter_indices: %S, updates: %U)
+    irdl.results(result: %T)
+    irdl.attributes {"update_window_dims" = %update_window_dims, "inserted_window_dims" = %inserted_window_dims, "scatter_dims_to_operand_dims" = %scatter_dims_to_operand_dims, "index_vector_dim" = %index_vector_dim, "kind" = %kind}
+  }
   irdl.operation @dot_general {
     %L = irdl.base "!builtin.tensor"
     %H = irdl.base "!builtin.tensor"

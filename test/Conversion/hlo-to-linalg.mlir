@@ -394,3 +394,26 @@ func.func @grouped_convolution(%x: tensor<1x4x8xf32>, %w: tensor<6x2x3xf32>) -> 
   %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2>, window_strides = array<i64: 2>, padding = dense<[[1, 0]]> : tensor<1x2xi64>, feature_group_count = 2 : i64, batch_group_count = 1 : i64} : (tensor<1x4x8xf32>, tensor<6x2x3xf32>) -> tensor<1x6x4xf32>
   return %0 : tensor<1x6x4xf32>
 }
+
+// -----
+
+// gather: a generic over the result reads the clamped start from the index tensor, then the
+// operand, with tensor.extract. scatter: an scf.for nest over the updates carries the
+// result; an update whose window fits is combined and written with tensor.insert.
+// CHECK-LABEL: func @gather_scatter
+// CHECK: linalg.generic
+// CHECK: %[[ROW:.*]] = linalg.index 0 : index
+// CHECK: %[[START:.*]] = tensor.extract %{{.*}}[%[[ROW]]] : tensor<3xi32>
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: tensor.extract %{{.*}} : tensor<5x4xf32>
+// CHECK: scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<5x4xf32>)
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: arith.addf
+// CHECK: tensor.insert
+func.func @gather_scatter(%t: tensor<5x4xf32>, %i: tensor<3xi32>, %u: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<5x4xf32>) {
+  %0 = "hlo.gather"(%t, %i) {offset_dims = array<i64: 1>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>, index_vector_dim = 1 : i64, slice_sizes = array<i64: 1, 4>} : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  %1 = "hlo.scatter"(%t, %i, %u) {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>, scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64, kind = "add"} : (tensor<5x4xf32>, tensor<3xi32>, tensor<3x4xf32>) -> tensor<5x4xf32>
+  return %0, %1 : tensor<3x4xf32>, tensor<5x4xf32>
+}

@@ -672,6 +672,46 @@ func.func @convolution_zero_stride(%x: tensor<1x4x8xf32>, %w: tensor<2x4x3xf32>)
 
 // -----
 
+func.func @gather_slice_too_big(%t: tensor<5x4xf32>, %i: tensor<3xi32>) -> tensor<3x5xf32> {
+  // CHECK: error: 'hlo.gather' op slice_sizes[1] = 5 must be in [0, 4]
+  %0 = "hlo.gather"(%t, %i) {offset_dims = array<i64: 1>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>, index_vector_dim = 1 : i64, slice_sizes = array<i64: 1, 5>} : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+func.func @gather_collapsed_dim_not_unit(%t: tensor<5x4xf32>, %i: tensor<3xi32>) -> tensor<3x4xf32> {
+  // CHECK: error: 'hlo.gather' op slice_sizes[0] must be 0 or 1 for a collapsed or batching dimension
+  %0 = "hlo.gather"(%t, %i) {offset_dims = array<i64: 1>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>, index_vector_dim = 1 : i64, slice_sizes = array<i64: 2, 4>} : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @gather_float_indices(%t: tensor<5x4xf32>, %i: tensor<3xf32>) -> tensor<3x4xf32> {
+  // CHECK: error: 'hlo.gather' op start_indices must have integer elements, got f32
+  %0 = "hlo.gather"(%t, %i) {offset_dims = array<i64: 1>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>, index_vector_dim = 1 : i64, slice_sizes = array<i64: 1, 4>} : (tensor<5x4xf32>, tensor<3xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @scatter_bad_kind(%t: tensor<5x4xf32>, %r: tensor<6xi32>, %u: tensor<6x4xf32>) -> tensor<5x4xf32> {
+  // CHECK: error: 'hlo.scatter' op kind must be one of set, add, mul, max, min, got "xor"
+  %0 = "hlo.scatter"(%t, %r, %u) {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>, scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64, kind = "xor"} : (tensor<5x4xf32>, tensor<6xi32>, tensor<6x4xf32>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// -----
+
+func.func @scatter_updates_mismatch(%t: tensor<5x4xf32>, %r: tensor<6xi32>, %u: tensor<7x4xf32>) -> tensor<5x4xf32> {
+  // CHECK: error: 'hlo.scatter' op updates scatter dims [7] must match the scatter index batch shape [6]
+  %0 = "hlo.scatter"(%t, %r, %u) {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>, scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64, kind = "set"} : (tensor<5x4xf32>, tensor<6xi32>, tensor<7x4xf32>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// -----
+
 func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: custom op 'hlo.frobnicate' is unknown
   %0 = hlo.frobnicate %a : tensor<2xf32>

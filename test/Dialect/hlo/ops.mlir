@@ -193,3 +193,12 @@ func.func @convolution_nhwc(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x16xf32>) -
   %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = array<i64: 1, 2>, kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = array<i64: 0, 1>, output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = array<i64: 1, 2>, window_strides = array<i64: 2, 2>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
   return %0 : tensor<1x4x4x16xf32>
 }
+
+// CHECK-LABEL: func @gather_scatter
+func.func @gather_scatter(%t: tensor<5x4xf32>, %i: tensor<2x3xi32>, %r: tensor<6xi32>, %u: tensor<6x4xf32>) -> (tensor<2x3x4xf32>, tensor<5x4xf32>) {
+  // CHECK: "hlo.gather"(%{{.*}}, %{{.*}}) {collapsed_slice_dims = array<i64: 0>, index_vector_dim = 2 : i64, indices_are_sorted = false, offset_dims = array<i64: 2>, slice_sizes = array<i64: 1, 4>, start_index_map = array<i64: 0>}
+  %0 = "hlo.gather"(%t, %i) {offset_dims = array<i64: 2>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>, index_vector_dim = 2 : i64, slice_sizes = array<i64: 1, 4>, indices_are_sorted = false} : (tensor<5x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  // CHECK: "hlo.scatter"(%{{.*}}, %{{.*}}, %{{.*}}) {index_vector_dim = 1 : i64, inserted_window_dims = array<i64: 0>, kind = "add", scatter_dims_to_operand_dims = array<i64: 0>, update_window_dims = array<i64: 1>}
+  %1 = "hlo.scatter"(%t, %r, %u) {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>, scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64, kind = "add"} : (tensor<5x4xf32>, tensor<6xi32>, tensor<6x4xf32>) -> tensor<5x4xf32>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<5x4xf32>
+}

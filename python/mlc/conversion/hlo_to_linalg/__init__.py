@@ -14,7 +14,8 @@ from mlir import ir
 from ...dialects.hlo import verify_hlo
 from ...dialects.hlo.verify import hlo_ops_in, signature_of
 from ...transforms.pass_base import Pass, PassError, apply_patterns
-from . import constant, convolution, dot, elementwise, reduce, shape, slicing  # noqa: F401  (register lowerings)
+from . import (constant, convolution, dot, elementwise, indexing, reduce, shape,  # noqa: F401
+               slicing)  # (importing registers the lowerings)
 from .registry import LOWERINGS
 
 

@@ -30,7 +30,7 @@ __all__ = [
     "count_leading_zeros", "is_finite", "clamp", "compare", "select", "convert",
     "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general", "bitcast_convert",
     "reverse", "slice", "dynamic_slice", "dynamic_update_slice", "pad", "argmax", "argmin",
-    "reduce_window", "convolution",
+    "reduce_window", "convolution", "gather", "scatter",
 ]
 
 
@@ -43,6 +43,8 @@ def _to_attribute(kind: str, value) -> ir.Attribute:
         return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
     if kind == "elements":
         return value
+    if kind == "bool":
+        return ir.BoolAttr.get(bool(value))
     raise AssertionError(kind)
 
 
@@ -223,6 +225,29 @@ def convolution(lhs, rhs, *, input_batch_dimension, input_feature_dimension,
         attrs["padding"] = ir.DenseElementsAttr.get(pairs)
     declared = tensor_type([], result_element_type) if result_element_type is not None else None
     return _build("convolution", [lhs, rhs], attrs, declared)
+
+
+def gather(operand, start_indices, *, offset_dims, collapsed_slice_dims, start_index_map,
+           index_vector_dim, slice_sizes, operand_batching_dims=None,
+           start_indices_batching_dims=None, indices_are_sorted=None) -> ir.Value:
+    return _build("gather", [operand, start_indices], dict(
+        offset_dims=offset_dims, collapsed_slice_dims=collapsed_slice_dims,
+        start_index_map=start_index_map, index_vector_dim=index_vector_dim, slice_sizes=slice_sizes,
+        operand_batching_dims=operand_batching_dims,
+        start_indices_batching_dims=start_indices_batching_dims,
+        indices_are_sorted=indices_are_sorted))
+
+
+def scatter(inputs, scatter_indices, updates, *, update_window_dims, inserted_window_dims,
+            scatter_dims_to_operand_dims, index_vector_dim, kind: str, input_batching_dims=None,
+            scatter_indices_batching_dims=None, indices_are_sorted=None,
+            unique_indices=None) -> ir.Value:
+    return _build("scatter", [inputs, scatter_indices, updates], dict(
+        update_window_dims=update_window_dims, inserted_window_dims=inserted_window_dims,
+        scatter_dims_to_operand_dims=scatter_dims_to_operand_dims,
+        index_vector_dim=index_vector_dim, kind=kind, input_batching_dims=input_batching_dims,
+        scatter_indices_batching_dims=scatter_indices_batching_dims,
+        indices_are_sorted=indices_are_sorted, unique_indices=unique_indices))
 
 
 def dot_general(lhs, rhs, lhs_batching_dimensions=(), rhs_batching_dimensions=(),

@@ -34,7 +34,7 @@ def _signature(op) -> str:
 
 def _attributes(op) -> str:
     kinds = {"i64_array": "array<i64>", "string": "string", "integer": "i64",
-             "elements": "dense elements"}
+             "elements": "dense elements", "bool": "bool"}
     parts = [f"`{n}`: {kinds[k]}" for n, k in op.attributes]
     parts += [f"`{n}`: {kinds[k]} (optional)" for n, k in op.optional_attributes]
     return ", ".join(parts) or "-"

@@ -200,6 +200,27 @@ _OP_LIST = [
           optional_attributes=(("window_strides", "i64_array"), ("padding", "elements"),
                                ("lhs_dilation", "i64_array"), ("rhs_dilation", "i64_array")),
           family="dot"),
+    OpDef("gather", (("operand", "T"), ("start_indices", "S")), (("result", "R"),),
+          "slices of operand at the starts held in start_indices (StableHLO's dimension numbers); "
+          "each start is clamped so its slice lies inside operand",
+          attributes=(("offset_dims", "i64_array"), ("collapsed_slice_dims", "i64_array"),
+                      ("start_index_map", "i64_array"), ("index_vector_dim", "integer"),
+                      ("slice_sizes", "i64_array")),
+          optional_attributes=(("operand_batching_dims", "i64_array"),
+                               ("start_indices_batching_dims", "i64_array"),
+                               ("indices_are_sorted", "bool")),
+          family="indexing"),
+    OpDef("scatter", (("inputs", "T"), ("scatter_indices", "S"), ("updates", "U")), (("result", "T"),),
+          "inputs with each update combined (`kind` = set|add|mul|max|min) into the element its "
+          "scatter index selects, in update order; an update whose window does not fit in inputs is "
+          "dropped whole (XLA's rule)",
+          attributes=(("update_window_dims", "i64_array"), ("inserted_window_dims", "i64_array"),
+                      ("scatter_dims_to_operand_dims", "i64_array"), ("index_vector_dim", "integer"),
+                      ("kind", "string")),
+          optional_attributes=(("input_batching_dims", "i64_array"),
+                               ("scatter_indices_batching_dims", "i64_array"),
+                               ("indices_are_sorted", "bool"), ("unique_indices", "bool")),
+          family="indexing"),
     OpDef("dot_general", (("lhs", "L"), ("rhs", "H")), (("result", "R"),),
           "sum over the contracting dims of lhs * rhs; result dims are batch, "
           "lhs free, rhs free, in that order",

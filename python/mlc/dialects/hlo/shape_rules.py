@@ -506,3 +506,93 @@ def convolution(sig: OpSignature) -> list[ir.Type]:
     if sig.declared_results:
         element_type = static_tensor(sig.declared_results[0], "result").element_type
     return [tensor_type(shape, element_type)]
+
+
+def _sorted_unique(values, what: str, rank: int) -> None:
+    _dims_in_range(values, rank, what)
+    if list(values) != sorted(values):
+        raise HloTypeError(f"{what} must be sorted, got {list(values)}")
+
+
+def index_batch_shape(indices: ir.RankedTensorType, index_vector_dim: int, n_index: int,
+                      what: str) -> list[int]:
+    """The shape of the index tensor without its index vector dimension (checked)."""
+    if not is_integer(indices.element_type) or is_bool(indices.element_type):
+        raise HloTypeError(f"{what} must have integer elements, got {indices.element_type}")
+    if not 0 <= index_vector_dim <= indices.rank:
+        raise HloTypeError(f"index_vector_dim {index_vector_dim} is out of range for {what} of rank {indices.rank}")
+    vector = indices.shape[index_vector_dim] if index_vector_dim < indices.rank else 1
+    if vector != n_index:
+        raise HloTypeError(f"{what} index vectors have {vector} entries, the index map has {n_index}")
+    return [s for d, s in enumerate(indices.shape) if d != index_vector_dim]
+
+
+@rule("gather")
+def gather(sig: OpSignature) -> list[ir.Type]:
+    operand, indices = sig.operand_types
+    a = sig.attributes
+    offset_dims, collapsed = list(a["offset_dims"]), list(a["collapsed_slice_dims"])
+    start_map, sizes = list(a["start_index_map"]), list(a["slice_sizes"])
+    batching = list(a.get("operand_batching_dims", []))
+    index_batching = list(a.get("start_indices_batching_dims", []))
+    batch_shape = index_batch_shape(indices, a["index_vector_dim"], len(start_map), "start_indices")
+    if len(sizes) != operand.rank:
+        raise HloTypeError(f"slice_sizes has {len(sizes)} entries, operand rank is {operand.rank}")
+    for d, (size, dim) in enumerate(zip(sizes, operand.shape)):
+        if not 0 <= size <= dim:
+            raise HloTypeError(f"slice_sizes[{d}] = {size} must be in [0, {dim}]")
+    _sorted_unique(collapsed, "collapsed_slice_dims", operand.rank)
+    _dims_in_range(start_map, operand.rank, "start_index_map")
+    _dims_in_range(collapsed + batching, operand.rank, "collapsed_slice_dims + operand_batching_dims")
+    for d in collapsed + batching:
+        if sizes[d] > 1:
+            raise HloTypeError(f"slice_sizes[{d}] must be 0 or 1 for a collapsed or batching dimension")
+    if len(batching) != len(index_batching):
+        raise HloTypeError("operand_batching_dims and start_indices_batching_dims differ in length")
+    offset_sizes = [s for d, s in enumerate(sizes) if d not in collapsed and d not in batching]
+    result_rank = len(batch_shape) + len(offset_sizes)
+    if len(offset_dims) != len(offset_sizes):
+        raise HloTypeError(f"offset_dims has {len(offset_dims)} entries, the slices have "
+                           f"{len(offset_sizes)} offset dimensions")
+    _sorted_unique(offset_dims, "offset_dims", result_rank)
+    batch_iter, offset_iter = iter(batch_shape), iter(offset_sizes)
+    shape = [next(offset_iter) if d in offset_dims else next(batch_iter) for d in range(result_rank)]
+    return [tensor_type(shape, operand.element_type)]
+
+
+SCATTER_KINDS = ("set", "add", "mul", "max", "min")
+
+
+@rule("scatter")
+def scatter(sig: OpSignature) -> list[ir.Type]:
+    operand, indices, updates = sig.operand_types
+    a = sig.attributes
+    if a["kind"] not in SCATTER_KINDS:
+        raise HloTypeError(f"kind must be one of {', '.join(SCATTER_KINDS)}, got \"{a['kind']}\"")
+    window_dims, inserted = list(a["update_window_dims"]), list(a["inserted_window_dims"])
+    to_operand = list(a["scatter_dims_to_operand_dims"])
+    batching = list(a.get("input_batching_dims", []))
+    index_batching = list(a.get("scatter_indices_batching_dims", []))
+    batch_shape = index_batch_shape(indices, a["index_vector_dim"], len(to_operand), "scatter_indices")
+    if updates.element_type != operand.element_type:
+        raise HloTypeError(f"updates element type {updates.element_type} must equal the input's "
+                           f"{operand.element_type}")
+    _sorted_unique(window_dims, "update_window_dims", updates.rank)
+    _sorted_unique(inserted, "inserted_window_dims", operand.rank)
+    _dims_in_range(to_operand, operand.rank, "scatter_dims_to_operand_dims")
+    _dims_in_range(inserted + batching, operand.rank, "inserted_window_dims + input_batching_dims")
+    if len(batching) != len(index_batching):
+        raise HloTypeError("input_batching_dims and scatter_indices_batching_dims differ in length")
+    scatter_sizes = [s for d, s in enumerate(updates.shape) if d not in window_dims]
+    if scatter_sizes != batch_shape:
+        raise HloTypeError(f"updates scatter dims {scatter_sizes} must match the scatter index batch "
+                           f"shape {batch_shape}")
+    window_operand_dims = [d for d in range(operand.rank) if d not in inserted and d not in batching]
+    if len(window_operand_dims) != len(window_dims):
+        raise HloTypeError(f"update_window_dims has {len(window_dims)} entries, the input has "
+                           f"{len(window_operand_dims)} window dimensions")
+    for u, d in zip(window_dims, window_operand_dims):
+        if updates.shape[u] > operand.shape[d]:
+            raise HloTypeError(f"update window dim {u} ({updates.shape[u]}) is larger than input dim "
+                               f"{d} ({operand.shape[d]})")
+    return [operand]

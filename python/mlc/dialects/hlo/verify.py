@@ -28,6 +28,10 @@ def _attribute_value(kind: str, name: str, attr: ir.Attribute):
         if not isinstance(attr, ir.IntegerAttr) or str(ir.IntegerAttr(attr).type) != "i64":
             raise HloTypeError(f"attribute '{name}' must be an i64 integer, got {attr}")
         return ir.IntegerAttr(attr).value
+    if kind == "bool":
+        if not isinstance(attr, ir.BoolAttr):
+            raise HloTypeError(f"attribute '{name}' must be true or false, got {attr}")
+        return ir.BoolAttr(attr).value
     if kind == "elements":
         if not isinstance(attr, ir.DenseElementsAttr):
             raise HloTypeError(f"attribute '{name}' must be dense elements, got {attr}")

@@ -1,0 +1,152 @@
+"""gather and scatter, with StableHLO's dimension numbers.
+
+gather -> one linalg.generic over the result whose body computes, from its loop indices,
+the operand index (clamped start + batching index + offset) and reads it with tensor.extract.
+
+scatter has no clean linalg form (updates may collide), so it is an scf.for nest over the
+updates carrying the result tensor: each update's operand index is computed, and when its
+whole update window fits inside the input (XLA's rule; otherwise the update is dropped),
+the element is combined and written back with tensor.insert (in place after
+bufferization). Updates apply in row-major update order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import arith, scf, tensor
+
+from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
+from .scalar import combine
+
+
+def _index(value: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), value)
+
+
+def _as_index(value: ir.Value) -> ir.Value:
+    return arith.index_cast(ir.IndexType.get(), value)
+
+
+@dataclass(frozen=True)
+class IndexMapping:
+    """How an index into the batch/window space maps to an operand index (gather or scatter)."""
+
+    indices: ir.Value            # the start/scatter index tensor
+    index_vector_dim: int
+    index_map: list              # index vector entry k -> operand dim
+    operand_batching: list       # operand dims indexed by a batch dim ...
+    index_batching: list         # ... namely this dim of the index tensor
+    window_operand_dims: list    # operand dims the window (offset) indices address, in order
+
+    def start_components(self, batch_index: list[ir.Value]) -> list[ir.Value]:
+        """The index vector for `batch_index`, as index values, one per index_map entry."""
+        rank = ir.RankedTensorType(self.indices.type).rank
+        starts = []
+        for k in range(len(self.index_map)):
+            if self.index_vector_dim < rank:
+                position = batch_index[:self.index_vector_dim] + [_index(k)] + batch_index[self.index_vector_dim:]
+            else:
+                position = list(batch_index)
+            starts.append(_as_index(tensor.extract(self.indices, position)))
+        return starts
+
+    def operand_index(self, operand_rank: int, batch_index, window_index, clamp_to=None) -> list[ir.Value]:
+        """start + batching + window offset, per operand dim. `clamp_to` = (operand shape,
+        slice sizes) clamps each start so the slice fits (gather's rule)."""
+        full = [_index(0)] * operand_rank
+        for k, start in enumerate(self.start_components(batch_index)):
+            d = self.index_map[k]
+            if clamp_to is not None:
+                shape, sizes = clamp_to
+                start = arith.minsi(arith.maxsi(start, _index(0)), _index(shape[d] - sizes[d]))
+            full[d] = arith.addi(full[d], start)
+        for d_operand, d_index in zip(self.operand_batching, self.index_batching):
+            position = d_index if d_index < self.index_vector_dim else d_index - 1
+            full[d_operand] = arith.addi(full[d_operand], batch_index[position])
+        for d, w in zip(self.window_operand_dims, window_index):
+            full[d] = arith.addi(full[d], w)
+        return full
+
+
+@lowering("gather")
+def lower_gather(op, sig):
+    operand, _ = sig.operand_types
+    a = sig.attributes
+    collapsed = list(a["collapsed_slice_dims"])
+    batching = list(a.get("operand_batching_dims", []))
+    mapping = IndexMapping(op.operands[1], a["index_vector_dim"], list(a["start_index_map"]), batching,
+                           list(a.get("start_indices_batching_dims", [])),
+                           [d for d in range(operand.rank) if d not in collapsed and d not in batching])
+    result_type = op.results[0].type
+    offset_dims = list(a["offset_dims"])
+    source = op.operands[0]
+
+    def body(_out):
+        loops = [loop_index(d) for d in range(result_type.rank)]
+        batch_index = [loops[d] for d in range(result_type.rank) if d not in offset_dims]
+        window_index = [loops[d] for d in offset_dims]
+        index = mapping.operand_index(operand.rank, batch_index, window_index,
+                                      clamp_to=(operand.shape, list(a["slice_sizes"])))
+        return tensor.extract(source, index)
+
+    rank = result_type.rank
+    return [generic([], empty(result_type), [identity_map(rank)], [PARALLEL] * rank, body)]
+
+
+def _in_bounds(index: list[ir.Value], shape) -> ir.Value:
+    ok = arith.constant(ir.IntegerType.get_signless(1), 1)
+    for i, size in zip(index, shape):
+        inside = arith.andi(arith.cmpi(arith.CmpIPredicate.sge, i, _index(0)),
+                            arith.cmpi(arith.CmpIPredicate.slt, i, _index(size)))
+        ok = arith.andi(ok, inside)
+    return ok
+
+
+def _loop_nest(shape, carried: ir.Value, body) -> ir.Value:
+    """scf.for over every index of `shape` (row-major), threading `carried` through `body`."""
+    def build(level: int, indices: list[ir.Value], value: ir.Value) -> ir.Value:
+        if level == len(shape):
+            return body(indices, value)
+        loop = scf.ForOp(_index(0), _index(shape[level]), _index(1), [value])
+        with ir.InsertionPoint(loop.body):
+            scf.YieldOp([build(level + 1, indices + [loop.induction_variable], loop.inner_iter_args[0])])
+        return loop.results[0]
+    return build(0, [], carried)
+
+
+@lowering("scatter")
+def lower_scatter(op, sig):
+    operand, _, updates = sig.operand_types
+    a = sig.attributes
+    inserted = list(a["inserted_window_dims"])
+    batching = list(a.get("input_batching_dims", []))
+    mapping = IndexMapping(op.operands[1], a["index_vector_dim"], list(a["scatter_dims_to_operand_dims"]),
+                           batching, list(a.get("scatter_indices_batching_dims", [])),
+                           [d for d in range(operand.rank) if d not in inserted and d not in batching])
+    window_dims = list(a["update_window_dims"])
+    kind, et = a["kind"], operand.element_type
+    update_source = op.operands[2]
+
+    window_sizes = [updates.shape[d] for d in window_dims]
+
+    def apply_update(update_index, result):
+        batch_index = [update_index[d] for d in range(updates.rank) if d not in window_dims]
+        window_index = [update_index[d] for d in window_dims]
+        index = mapping.operand_index(operand.rank, batch_index, window_index)
+        # XLA's rule: an update whose whole window does not fit in the input is dropped.
+        first = mapping.operand_index(operand.rank, batch_index, [_index(0)] * len(window_dims))
+        last = mapping.operand_index(operand.rank, batch_index, [_index(s - 1) for s in window_sizes])
+        fits = arith.andi(_in_bounds(first, operand.shape), _in_bounds(last, operand.shape))
+        branch = scf.IfOp(fits, [result.type], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            new = tensor.extract(update_source, update_index)
+            if kind != "set":
+                new = combine(kind, et, tensor.extract(result, index), new)
+            scf.YieldOp([tensor.insert(new, result, index)])
+        with ir.InsertionPoint(branch.else_block):
+            scf.YieldOp([result])
+        return branch.results[0]
+
+    return [_loop_nest(updates.shape, op.operands[0], apply_update)]
