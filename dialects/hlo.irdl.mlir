@@ -384,6 +384,21 @@ irdl.dialect @hlo {
     irdl.results(result: %T)
     irdl.attributes {"update_window_dims" = %update_window_dims, "inserted_window_dims" = %inserted_window_dims, "scatter_dims_to_operand_dims" = %scatter_dims_to_operand_dims, "index_vector_dim" = %index_vector_dim, "kind" = %kind}
   }
+  irdl.operation @sort {
+    %T = irdl.base "!builtin.tensor"
+    %dimension = irdl.base "#builtin.integer"
+    irdl.operands(inputs: %T)
+    irdl.results(result: %T)
+    irdl.attributes {"dimension" = %dimension}
+  }
+  irdl.operation @argsort {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %dimension = irdl.base "#builtin.integer"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"dimension" = %dimension}
+  }
   irdl.operation @dot_general {
     %L = irdl.base "!builtin.tensor"
     %H = irdl.base "!builtin.tensor"

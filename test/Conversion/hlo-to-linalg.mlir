@@ -417,3 +417,18 @@ func.func @gather_scatter(%t: tensor<5x4xf32>, %i: tensor<3xi32>, %u: tensor<3x4
   %1 = "hlo.scatter"(%t, %i, %u) {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>, scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64, kind = "add"} : (tensor<5x4xf32>, tensor<3xi32>, tensor<3x4xf32>) -> tensor<5x4xf32>
   return %0, %1 : tensor<3x4xf32>, tensor<5x4xf32>
 }
+
+// -----
+
+// Merge sort over 5 elements: passes of width 1, 2 and 4, each a fresh tensor filled by an
+// scf.for over run pairs and an scf.while merge; argsort carries an iota of indices along.
+// CHECK-LABEL: func @sorting
+// CHECK-COUNT-3: scf.while
+// CHECK: linalg.index 0 : index
+// CHECK-COUNT-3: scf.while
+// CHECK: return
+func.func @sorting(%a: tensor<5xf32>) -> (tensor<5xf32>, tensor<5xi32>) {
+  %0 = "hlo.sort"(%a) {dimension = 0 : i64} : (tensor<5xf32>) -> tensor<5xf32>
+  %1 = "hlo.argsort"(%a) {dimension = 0 : i64} : (tensor<5xf32>) -> tensor<5xi32>
+  return %0, %1 : tensor<5xf32>, tensor<5xi32>
+}

@@ -712,6 +712,30 @@ func.func @scatter_updates_mismatch(%t: tensor<5x4xf32>, %r: tensor<6xi32>, %u: 
 
 // -----
 
+func.func @sort_dimension_out_of_range(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: error: 'hlo.sort' op dimension 1 is out of range for rank 1
+  %0 = "hlo.sort"(%a) {dimension = 1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort_descending_not_bool(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: error: 'hlo.sort' op attribute 'descending' must be true or false, got "yes"
+  %0 = "hlo.sort"(%a) {dimension = 0 : i64, descending = "yes"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @argsort_float_result(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: error: 'hlo.argsort' op result element type must be an integer index type, got f32
+  %0 = "hlo.argsort"(%a) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: custom op 'hlo.frobnicate' is unknown
   %0 = hlo.frobnicate %a : tensor<2xf32>

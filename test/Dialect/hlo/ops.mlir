@@ -202,3 +202,12 @@ func.func @gather_scatter(%t: tensor<5x4xf32>, %i: tensor<2x3xi32>, %r: tensor<6
   %1 = "hlo.scatter"(%t, %r, %u) {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>, scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64, kind = "add"} : (tensor<5x4xf32>, tensor<6xi32>, tensor<6x4xf32>) -> tensor<5x4xf32>
   return %0, %1 : tensor<2x3x4xf32>, tensor<5x4xf32>
 }
+
+// CHECK-LABEL: func @sorting
+func.func @sorting(%a: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xi32>) {
+  // CHECK: "hlo.sort"(%{{.*}}) {descending = true, dimension = 1 : i64, is_stable = true} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  %0 = "hlo.sort"(%a) {dimension = 1 : i64, is_stable = true, descending = true} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  // CHECK: "hlo.argsort"(%{{.*}}) {dimension = 0 : i64} : (tensor<4x5xf32>) -> tensor<4x5xi32>
+  %1 = "hlo.argsort"(%a) {dimension = 0 : i64} : (tensor<4x5xf32>) -> tensor<4x5xi32>
+  return %0, %1 : tensor<4x5xf32>, tensor<4x5xi32>
+}

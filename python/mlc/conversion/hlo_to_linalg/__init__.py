@@ -15,7 +15,7 @@ from ...dialects.hlo import verify_hlo
 from ...dialects.hlo.verify import hlo_ops_in, signature_of
 from ...transforms.pass_base import Pass, PassError, apply_patterns
 from . import (constant, convolution, dot, elementwise, indexing, reduce, shape,  # noqa: F401
-               slicing)  # (importing registers the lowerings)
+               slicing, sort)  # (importing registers the lowerings)
 from .registry import LOWERINGS
 
 

@@ -15,18 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import arith, scf, tensor
+from mlir.dialects import arith, tensor
 
+from .loops import as_index as _as_index
+from .loops import for_nest, if_else
+from .loops import index as _index
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
 from .scalar import combine
-
-
-def _index(value: int) -> ir.Value:
-    return arith.constant(ir.IndexType.get(), value)
-
-
-def _as_index(value: ir.Value) -> ir.Value:
-    return arith.index_cast(ir.IndexType.get(), value)
 
 
 @dataclass(frozen=True)
@@ -104,18 +99,6 @@ def _in_bounds(index: list[ir.Value], shape) -> ir.Value:
     return ok
 
 
-def _loop_nest(shape, carried: ir.Value, body) -> ir.Value:
-    """scf.for over every index of `shape` (row-major), threading `carried` through `body`."""
-    def build(level: int, indices: list[ir.Value], value: ir.Value) -> ir.Value:
-        if level == len(shape):
-            return body(indices, value)
-        loop = scf.ForOp(_index(0), _index(shape[level]), _index(1), [value])
-        with ir.InsertionPoint(loop.body):
-            scf.YieldOp([build(level + 1, indices + [loop.induction_variable], loop.inner_iter_args[0])])
-        return loop.results[0]
-    return build(0, [], carried)
-
-
 @lowering("scatter")
 def lower_scatter(op, sig):
     operand, _, updates = sig.operand_types
@@ -139,14 +122,13 @@ def lower_scatter(op, sig):
         first = mapping.operand_index(operand.rank, batch_index, [_index(0)] * len(window_dims))
         last = mapping.operand_index(operand.rank, batch_index, [_index(s - 1) for s in window_sizes])
         fits = arith.andi(_in_bounds(first, operand.shape), _in_bounds(last, operand.shape))
-        branch = scf.IfOp(fits, [result.type], has_else=True)
-        with ir.InsertionPoint(branch.then_block):
+
+        def write():
             new = tensor.extract(update_source, update_index)
             if kind != "set":
                 new = combine(kind, et, tensor.extract(result, index), new)
-            scf.YieldOp([tensor.insert(new, result, index)])
-        with ir.InsertionPoint(branch.else_block):
-            scf.YieldOp([result])
-        return branch.results[0]
+            return [tensor.insert(new, result, index)]
 
-    return [_loop_nest(updates.shape, op.operands[0], apply_update)]
+        return if_else(fits, [result.type], write, lambda: [result])
+
+    return for_nest(updates.shape, [op.operands[0]], lambda idx, carried: apply_update(idx, carried[0]))

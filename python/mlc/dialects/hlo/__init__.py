@@ -30,7 +30,7 @@ __all__ = [
     "count_leading_zeros", "is_finite", "clamp", "compare", "select", "convert",
     "broadcast_in_dim", "reshape", "transpose", "reduce", "dot_general", "bitcast_convert",
     "reverse", "slice", "dynamic_slice", "dynamic_update_slice", "pad", "argmax", "argmin",
-    "reduce_window", "convolution", "gather", "scatter",
+    "reduce_window", "convolution", "gather", "scatter", "sort", "argsort",
 ]
 
 
@@ -248,6 +248,17 @@ def scatter(inputs, scatter_indices, updates, *, update_window_dims, inserted_wi
         index_vector_dim=index_vector_dim, kind=kind, input_batching_dims=input_batching_dims,
         scatter_indices_batching_dims=scatter_indices_batching_dims,
         indices_are_sorted=indices_are_sorted, unique_indices=unique_indices))
+
+
+def sort(x, dimension: int, descending: bool = False, is_stable: bool | None = None) -> ir.Value:
+    return _build("sort", [x], {"dimension": dimension, "descending": descending or None,
+                                "is_stable": is_stable})
+
+
+def argsort(x, dimension: int, descending: bool = False, index_type: ir.Type | None = None) -> ir.Value:
+    index_type = index_type or ir.IntegerType.get_signless(64)
+    return _build("argsort", [x], {"dimension": dimension, "descending": descending or None},
+                  tensor_type([], index_type))
 
 
 def dot_general(lhs, rhs, lhs_batching_dimensions=(), rhs_batching_dimensions=(),

@@ -221,6 +221,16 @@ _OP_LIST = [
                                ("scatter_indices_batching_dims", "i64_array"),
                                ("indices_are_sorted", "bool"), ("unique_indices", "bool")),
           family="indexing"),
+    OpDef("sort", (("inputs", "T"),), (("result", "T"),),
+          "inputs sorted along `dimension`, ascending (NaN last, as numpy) or `descending` "
+          "(NaN first); always stable (merge sort), so `is_stable` is accepted either way",
+          attributes=(("dimension", "integer"),),
+          optional_attributes=(("is_stable", "bool"), ("descending", "bool")), family="sort"),
+    OpDef("argsort", (("operand", "T"),), (("result", "R"),),
+          "the indices that sort operand along `dimension` (stable; order as hlo.sort); the "
+          "result's integer type is the index type",
+          attributes=(("dimension", "integer"),),
+          optional_attributes=(("is_stable", "bool"), ("descending", "bool")), family="sort"),
     OpDef("dot_general", (("lhs", "L"), ("rhs", "H")), (("result", "R"),),
           "sum over the contracting dims of lhs * rhs; result dims are batch, "
           "lhs free, rhs free, in that order",

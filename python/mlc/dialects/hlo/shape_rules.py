@@ -596,3 +596,17 @@ def scatter(sig: OpSignature) -> list[ir.Type]:
             raise HloTypeError(f"update window dim {u} ({updates.shape[u]}) is larger than input dim "
                                f"{d} ({operand.shape[d]})")
     return [operand]
+
+
+@rule("sort", "argsort")
+def sort(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    dim = sig.attributes["dimension"]
+    if not 0 <= dim < x.rank:
+        raise HloTypeError(f"dimension {dim} is out of range for rank {x.rank}")
+    if sig.name == "sort":
+        return [x]
+    result = sig.declared()
+    if not is_integer(result.element_type) or is_bool(result.element_type):
+        raise HloTypeError(f"result element type must be an integer index type, got {result.element_type}")
+    return [tensor_type(x.shape, result.element_type)]
