@@ -1,6 +1,6 @@
 """The element types MLC passes between numpy and compiled code, in one table.
 
-Integers are signless in MLIR and signed here (i1 is numpy's bool). Each entry maps a
+Signless integers are signed here (i1 is numpy's bool); `ui8`..`ui64` are unsigned. Each entry maps a
 numpy dtype to the MLIR element type spelling used in tensor and memref types.
 """
 
@@ -17,6 +17,10 @@ NUMPY_TO_MLIR = {
     np.dtype(np.int16): "i16",
     np.dtype(np.int32): "i32",
     np.dtype(np.int64): "i64",
+    np.dtype(np.uint8): "ui8",
+    np.dtype(np.uint16): "ui16",
+    np.dtype(np.uint32): "ui32",
+    np.dtype(np.uint64): "ui64",
 }
 MLIR_TO_NUMPY = {v: k for k, v in NUMPY_TO_MLIR.items()}
 

@@ -15,6 +15,7 @@ _REGISTRY: dict[str, str] = {
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",
+    "mlc-signless": "mlc.conversion.signless:Signless",
     "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
 }
 

@@ -10,7 +10,8 @@ from conftest import assert_matches, random_array, run_hlo
 from mlc.dialects import hlo
 
 SHAPES = [(), (1,), (0,), (7,), (3, 4), (2, 0, 3), (1, 5, 1)]
-NUMBER_DTYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64]
+NUMBER_DTYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
+                 np.uint8, np.uint32]
 ALL_DTYPES = NUMBER_DTYPES + [np.bool_]
 FLOAT_DTYPES = [np.float16, np.float32, np.float64]
 
@@ -20,6 +21,8 @@ def xla_divide(a, b):
     if np.issubdtype(a.dtype, np.floating):
         with np.errstate(all="ignore"):
             return a / b
+    if np.issubdtype(a.dtype, np.unsignedinteger):  # x / 0 = all ones
+        return np.where(b == 0, np.iinfo(a.dtype).max, a // np.where(b == 0, 1, b)).astype(a.dtype)
     safe = np.where(b == 0, 1, b)
     with np.errstate(all="ignore"):
         q = np.trunc(a.astype(np.float64) / safe.astype(np.float64))
@@ -29,13 +32,15 @@ def xla_divide(a, b):
     return q.astype(a.dtype)
 
 
-INT_DTYPES = [np.int8, np.int16, np.int32, np.int64]
+INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32]
 
 
 def xla_remainder(a, b):
     if np.issubdtype(a.dtype, np.floating):
         with np.errstate(all="ignore"):
             return np.fmod(a, b)
+    if np.issubdtype(a.dtype, np.unsignedinteger):
+        return np.where(b == 0, a, a % np.where(b == 0, 1, b)).astype(a.dtype)
     safe = np.where((b == 0) | (b == -1), 1, b)
     return np.where(b == 0, a, np.fmod(a, safe)).astype(a.dtype)
 
@@ -60,8 +65,11 @@ def xla_shift(kind):
         safe = np.where(too_far, 0, b).astype(a.dtype)
         if kind == "left":
             return np.where(too_far, 0, np.left_shift(a, safe)).astype(a.dtype)
-        if kind == "arithmetic":
-            return np.where(too_far, np.right_shift(a, width - 1), np.right_shift(a, safe)).astype(a.dtype)
+        if kind == "arithmetic":  # on the bits as signed, also for unsigned types
+            signed = a.view(np.dtype(f"i{a.dtype.itemsize}"))
+            shifted = np.where(too_far, np.right_shift(signed, width - 1),
+                               np.right_shift(signed, safe.view(signed.dtype)))
+            return shifted.astype(signed.dtype).view(a.dtype)
         logical = np.right_shift(_unsigned(a), _unsigned(safe)).view(a.dtype)
         return np.where(too_far, 0, logical).astype(a.dtype)
     return reference
@@ -259,7 +267,7 @@ def xla_convert(x: np.ndarray, dtype) -> np.ndarray:
     if np.issubdtype(x.dtype, np.floating) and np.issubdtype(dtype, np.integer):
         info = np.iinfo(dtype)
         wide = np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=np.inf, neginf=-np.inf)
-        too_big, too_small = wide >= 2.0 ** (info.bits - 1), wide < -(2.0 ** (info.bits - 1))
+        too_big, too_small = wide >= float(info.max) + 1, wide < float(info.min)
         inside = np.where(too_big | too_small, 0, np.trunc(wide)).astype(dtype)
         return np.where(too_big, info.max, np.where(too_small, info.min, inside)).astype(dtype)
     return x.astype(dtype)

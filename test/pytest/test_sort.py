@@ -25,7 +25,7 @@ CASES = [((7,), 0), ((3, 10), 1), ((10, 3), 0), ((2, 3, 5), 1), ((0, 4), 1), ((1
 
 
 @pytest.mark.parametrize("shape,dim", CASES)
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int8, np.bool_])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int8, np.uint8, np.uint32, np.bool_])
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_and_argsort(shape, dim, dtype, descending, rng):
     x = random_array(rng, shape, dtype)

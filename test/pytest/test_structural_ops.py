@@ -10,7 +10,7 @@ from mlir import ir
 from mlc.dialects import hlo
 from mlc.dtypes import mlir_element_name
 
-DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_]
+DTYPES = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.uint32, np.bool_]
 
 
 def element_type(dtype):

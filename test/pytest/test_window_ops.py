@@ -15,7 +15,7 @@ from mlc.dialects import hlo
 
 
 @pytest.mark.parametrize("name,reference", [("argmax", np.argmax), ("argmin", np.argmin)])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int8, np.bool_])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int8, np.uint8, np.uint32, np.bool_])
 @pytest.mark.parametrize("shape,dim", [((7,), 0), ((3, 5), 0), ((3, 5), 1), ((2, 3, 4), 2), ((4, 1), 1)])
 def test_arg_reduce(name, reference, dtype, shape, dim, rng):
     x = random_array(rng, shape, dtype)

@@ -18,6 +18,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from ..transforms.pass_base import Pass, PassError
+from .retype import all_ops, retype_everything
 
 
 def _is_i1(t: ir.Type) -> bool:
@@ -36,32 +37,6 @@ def _byte_tensor(t: ir.Type) -> ir.Type | None:
 
 def _element_type(t: ir.Type) -> ir.Type:
     return t.element_type if isinstance(t, ir.ShapedType) else t
-
-
-def _all_ops(root: ir.Operation) -> list[ir.Operation]:
-    ops = []
-    root.walk(lambda op: ops.append(op.operation) or ir.WalkResult.ADVANCE, ir.WalkOrder.PRE_ORDER)
-    return ops
-
-
-def _retype_values(op: ir.Operation) -> None:
-    for result in op.results:
-        new = _byte_tensor(result.type)
-        if new is not None:
-            result.set_type(new)
-    for region in op.regions:
-        for block in region.blocks:
-            for arg in block.arguments:
-                new = _byte_tensor(arg.type)
-                if new is not None:
-                    arg.set_type(new)
-
-
-def _retype_function(op: ir.Operation) -> None:
-    ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-    inputs = [_byte_tensor(t) or t for t in ftype.inputs]
-    results = [_byte_tensor(t) or t for t in ftype.results]
-    op.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
 
 
 def _replace_bool_constant(op: ir.Operation) -> None:
@@ -140,18 +115,13 @@ class BoolToByte(Pass):
     name = "mlc-bool-to-byte"
 
     def run(self, module: ir.Operation) -> None:
-        ops = _all_ops(module)
-        bool_constants = [op for op in ops if op.name == "arith.constant"
-                          and _byte_tensor(op.results[0].type) is not None]
-        for op in bool_constants:
-            _replace_bool_constant(op)
-        for op in ops:
-            _retype_values(op)
-            if op.name == "func.func":
-                _retype_function(op)
+        for op in all_ops(module):
+            if op.name == "arith.constant" and _byte_tensor(op.results[0].type) is not None:
+                _replace_bool_constant(op)
             elif op.name == "memref.global" and _byte_tensor(op.attributes["type"].value):
                 raise PassError("i1 memref globals are not supported; run mlc-bool-to-byte "
                                 "before bufferization", op.location)
+        ops = retype_everything(module, _byte_tensor)
         for op in ops:
             if op.name.startswith("linalg.") and len(op.regions) and len(op.regions[0].blocks):
                 _extend_scalar_operands(op)

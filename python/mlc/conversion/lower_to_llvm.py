@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .bool_to_byte import BoolToByte
 from .readonly_arguments import ReadonlyArguments
+from .signless import Signless
 
 _BUFFERIZE = [
     # Merge producer/consumer linalg.generics so elementwise chains are one loop nest.
@@ -55,5 +56,5 @@ class LowerToLLVM(PassPipeline):
     name = "mlc-lower-to-llvm"
 
     def passes(self) -> list[Pass]:
-        return [ReadonlyArguments(), BoolToByte(), UpstreamPasses(",".join(_BUFFERIZE)),
+        return [Signless(), ReadonlyArguments(), BoolToByte(), UpstreamPasses(",".join(_BUFFERIZE)),
                 BoolToByte(), UpstreamPasses(",".join(_TO_LLVM))]

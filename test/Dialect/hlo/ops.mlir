@@ -211,3 +211,13 @@ func.func @sorting(%a: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xi32>) {
   %1 = "hlo.argsort"(%a) {dimension = 0 : i64} : (tensor<4x5xf32>) -> tensor<4x5xi32>
   return %0, %1 : tensor<4x5xf32>, tensor<4x5xi32>
 }
+
+// Unsigned and bf16 element types.
+// CHECK-LABEL: func @other_element_types
+func.func @other_element_types(%a: tensor<4xui32>, %b: tensor<4xbf16>) -> (tensor<4xui32>, tensor<4xf32>) {
+  // CHECK: "hlo.add"(%{{.*}}, %{{.*}}) : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  %0 = "hlo.add"(%a, %a) : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  // CHECK: "hlo.convert"(%{{.*}}) : (tensor<4xbf16>) -> tensor<4xf32>
+  %1 = "hlo.convert"(%b) : (tensor<4xbf16>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xui32>, tensor<4xf32>
+}

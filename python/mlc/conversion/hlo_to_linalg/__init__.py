@@ -7,11 +7,13 @@ naming any hlo op that has no lowering.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mlir import ir
 
 from ...dialects.hlo import verify_hlo
+from ...dialects.hlo.shape_rules import OpSignature
+from ...dialects.hlo.types import is_unsigned, signless
 from ...dialects.hlo.verify import hlo_ops_in, signature_of
 from ...transforms.pass_base import Pass, PassError, apply_patterns
 from . import (constant, convolution, dot, elementwise, indexing, reduce, shape,  # noqa: F401
@@ -19,12 +21,47 @@ from . import (constant, convolution, dot, elementwise, indexing, reduce, shape,
 from .registry import LOWERINGS
 
 
+@dataclass(frozen=True)
+class _Result:
+    type: ir.Type
+
+
+@dataclass(frozen=True)
+class SignlessView:
+    """What a lowering sees of an hlo op: operands and result types made signless.
+
+    arith and linalg compute on signless integers only. An op on unsigned types (ui8 ...)
+    is lowered on signless casts of its operands; the signature records which operands and
+    results were unsigned, so the lowering can pick unsigned semantics (divui, ult, ...).
+    """
+
+    operands: list
+    results: list
+    location: ir.Location
+
+
+def _cast(value: ir.Value, to: ir.Type) -> ir.Value:
+    if value.type == to:
+        return value
+    return ir.Operation.create("builtin.unrealized_conversion_cast", results=[to], operands=[value]).result
+
+
+def _signless_signature(sig, op) -> "OpSignature":
+    return replace(sig, operand_types=[signless(t) for t in sig.operand_types],
+                   declared_results=[signless(r.type) for r in op.results],
+                   unsigned_operands=tuple(is_unsigned(t.element_type) for t in sig.operand_types),
+                   unsigned_results=tuple(is_unsigned(r.type.element_type) for r in op.results))
+
+
 def _rewrite_with(lower):
     def pattern(op, rewriter):
         sig = signature_of(op.operation)
         with rewriter.ip, op.location:
-            values = lower(op, sig)
-        rewriter.replace_op(op, list(values))
+            view = SignlessView([_cast(v, signless(v.type)) for v in op.operands],
+                                [_Result(signless(r.type)) for r in op.results], op.location)
+            values = lower(view, _signless_signature(sig, op))
+            values = [_cast(v, r.type) for v, r in zip(values, op.results)]
+        rewriter.replace_op(op, values)
         return True
     pattern.__name__ = lower.__name__
     return pattern
@@ -35,8 +72,9 @@ class HloToLinalg(Pass):
     """Lowers hlo ops to linalg, tensor, arith and math ops on tensors.
 
     Expects: hlo (verified first; invalid IR is reported, never rewritten), func, scf,
-    tensor. Produces: linalg.generic/fill/transpose, tensor.empty/extract/collapse_shape/
-    expand_shape, arith and math; no hlo op is left.
+    tensor. Produces: linalg, tensor, scf, arith and math on signless types; no hlo op is
+    left. Unsigned tensors meet the signless code through unrealized_conversion_casts, which
+    mlc-signless removes.
     """
 
     name = "hlo-to-linalg"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from mlir import ir
 from mlir.dialects import arith
 
@@ -11,7 +12,11 @@ from .registry import PARALLEL, empty, generic, identity_map, loop_index, loweri
 
 @lowering("constant")
 def lower_constant(op, sig):
-    return [arith.constant(op.results[0].type, sig.attributes["value"])]
+    value, result_type = sig.attributes["value"], op.results[0].type
+    if value.type != result_type:  # unsigned elements: the same bits as a signless constant
+        bits = np.array(value).view(np.dtype(f"i{ir.IntegerType(result_type.element_type).width // 8}"))
+        value = ir.DenseElementsAttr.get(np.ascontiguousarray(bits).reshape(result_type.shape), type=result_type)
+    return [arith.constant(result_type, value)]
 
 
 @lowering("iota")

@@ -81,8 +81,8 @@ def lower_convolution(op, sig):
     init = linalg.fill(const(et, 0), outs=[empty(result_type)])
 
     def body(x, w, _shape, acc):
-        x = convert_scalar(x, lhs.element_type, et)
-        w = convert_scalar(w, rhs.element_type, et)
+        x = convert_scalar(x, lhs.element_type, et, sig.operand_unsigned(0), sig.result_unsigned())
+        w = convert_scalar(w, rhs.element_type, et, sig.operand_unsigned(1), sig.result_unsigned())
         return combine("add", et, acc, combine("mul", et, x, w))
 
     return [generic([source, op.operands[1], groups_shape], init, maps, iterators, body)]

@@ -37,8 +37,8 @@ def lower_dot_general(op, sig):
     iterators = [PARALLEL] * contract_base + [REDUCTION] * nc
 
     def body(x, y, acc):
-        x = convert_scalar(x, lhs.element_type, et)
-        y = convert_scalar(y, rhs.element_type, et)
+        x = convert_scalar(x, lhs.element_type, et, sig.operand_unsigned(0), sig.result_unsigned())
+        y = convert_scalar(y, rhs.element_type, et, sig.operand_unsigned(1), sig.result_unsigned())
         return combine("add", et, acc, combine("mul", et, x, y))
 
     return [generic([op.operands[0], op.operands[1]], init, maps, iterators, body)]

@@ -21,7 +21,8 @@ def lower_elementwise(op, sig):
     result_type = op.results[0].type
     rank = result_type.rank
     info = ElementInfo(sig.attributes, tuple(t.element_type for t in sig.operand_types),
-                       result_type.element_type)
+                       result_type.element_type, unsigned=sig.operand_unsigned(0),
+                       result_unsigned=sig.result_unsigned())
     emit = SCALAR_OPS[sig.name]
     maps = [identity_map(rank) if t.rank == rank else projection(rank, []) for t in sig.operand_types]
     value = generic(list(op.operands), empty(result_type), maps + [identity_map(rank)],

@@ -126,7 +126,7 @@ def lower_scatter(op, sig):
         def write():
             new = tensor.extract(update_source, update_index)
             if kind != "set":
-                new = combine(kind, et, tensor.extract(result, index), new)
+                new = combine(kind, et, tensor.extract(result, index), new, sig.operand_unsigned(0))
             return [tensor.insert(new, result, index)]
 
         return if_else(fits, [result.type], write, lambda: [result])

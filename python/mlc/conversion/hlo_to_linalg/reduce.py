@@ -28,17 +28,20 @@ def lower_reduce(op, sig):
     kept = [d for d in range(x.rank) if d not in dims]
     iterators = [REDUCTION if d in dims else PARALLEL for d in range(x.rank)]
     et = x.element_type
+    unsigned = sig.operand_unsigned(0)
     return [generic([op.operands[0]], init, [identity_map(x.rank), projection(x.rank, kept)],
-                    iterators, lambda v, acc: combine(kind, et, v, acc))]
+                    iterators, lambda v, acc: combine(kind, et, v, acc, unsigned))]
 
 
-def _extreme(t: ir.Type, largest: bool) -> ir.Value:
-    """The identity of max (largest=False gives -inf / INT_MIN) or min."""
+def _extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:
+    """The identity of min (largest=True: +inf, INT_MAX, UINT_MAX) or of max."""
     if is_float(t):
         return const(t, float("inf") if largest else float("-inf"))
     if is_bool(t):
         return const(t, 1 if largest else 0)
     width = ir.IntegerType(t).width
+    if unsigned:
+        return const(t, (1 << width) - 1 if largest else 0)
     return const(t, (1 << (width - 1)) - 1 if largest else -(1 << (width - 1)))
 
 
@@ -50,7 +53,8 @@ def lower_arg_reduce(op, sig):
     et, it = x.element_type, result_type.element_type
     is_max = sig.name == "argmax"
     value_type = ir.RankedTensorType.get(result_type.shape, et)
-    best_init = linalg.fill(_extreme(et, largest=not is_max), outs=[empty(value_type)])
+    unsigned = sig.operand_unsigned(0)
+    best_init = linalg.fill(_extreme(et, not is_max, unsigned), outs=[empty(value_type)])
     index_init = linalg.fill(const(it, 0), outs=[empty(result_type)])
     kept = [d for d in range(x.rank) if d != dim]
     out_map = projection(x.rank, kept)
@@ -64,7 +68,8 @@ def lower_arg_reduce(op, sig):
                                          arith.cmpf(arith.CmpFPredicate.ORD, best, best))
             take = arith.ori(better, nan_over_number)
         else:
-            pred = ("ugt" if is_max else "ult") if is_bool(et) else ("sgt" if is_max else "slt")
+            as_unsigned = is_bool(et) or unsigned
+            pred = ("ugt" if is_max else "ult") if as_unsigned else ("sgt" if is_max else "slt")
             take = arith.cmpi(getattr(arith.CmpIPredicate, pred), v, best)
         index = loop_index(dim, it)
         return [arith.select(take, v, best), arith.select(take, index, best_index)]
@@ -101,6 +106,6 @@ def lower_reduce_window(op, sig):
     window_shape = empty(ir.RankedTensorType.get(list(window), x.element_type))
     maps = [ir.AffineMap.get(n_loops, 0, in_exprs), projection(n_loops, range(rank, n_loops)),
             projection(n_loops, range(rank))]
-    kind, et = a["kind"], x.element_type
+    kind, et, unsigned = a["kind"], x.element_type, sig.operand_unsigned(0)
     return [generic([source, window_shape], init, maps, [PARALLEL] * rank + [REDUCTION] * rank,
-                    lambda v, _w, acc: combine(kind, et, v, acc))]
+                    lambda v, _w, acc: combine(kind, et, v, acc, unsigned))]

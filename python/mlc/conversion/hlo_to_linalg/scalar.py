@@ -18,11 +18,14 @@ from ...dialects.hlo.types import integer_width, is_bool, is_float
 
 @dataclass(frozen=True)
 class ElementInfo:
-    """What an emitter may need: attribute values and the operand/result element types."""
+    """What an emitter may need: attribute values, the (signless) operand/result element
+    types, and whether the hlo types were unsigned."""
 
     attributes: dict
     operand_types: tuple
     result_type: ir.Type
+    unsigned: bool = False  # the operands (and so the result, but for compare) are unsigned
+    result_unsigned: bool = False
 
 
 ScalarFn = Callable[..., ir.Value]
@@ -37,10 +40,14 @@ def scalar(name: str):
 
 
 def const(t: ir.Type, value) -> ir.Value:
-    """A scalar arith.constant of element type `t`."""
+    """A scalar arith.constant of element type `t` (integers wrap to its width)."""
     if is_float(t):
         return arith.constant(t, ir.FloatAttr.get(t, float(value)))
-    return arith.constant(t, ir.IntegerAttr.get(t, int(value)))
+    width = integer_width(t)
+    value = int(value) & ((1 << width) - 1)
+    if width > 1 and value >= 1 << (width - 1):
+        value -= 1 << width  # two's complement: the signless constant with the same bits
+    return arith.constant(t, ir.IntegerAttr.get(t, value))
 
 
 def _by_class(t: ir.Type, float_fn, int_fn, bool_fn=None):
@@ -51,21 +58,22 @@ def _by_class(t: ir.Type, float_fn, int_fn, bool_fn=None):
     return int_fn
 
 
-# Combiners: also used by reduce and dot_general. i1 is a logical value, so its add is
-# `or` and its mul is `and` (StableHLO), and max/min are or/and (maxsi would treat true as -1).
+# Combiners: also used by reduce, scatter and dot_general. i1 is a logical value, so its add
+# is `or` and its mul is `and` (StableHLO), and max/min are or/and (maxsi would treat true
+# as -1). `u` says the integers are unsigned.
 COMBINERS = {
-    "add": lambda t: _by_class(t, arith.addf, arith.addi, arith.ori),
-    "mul": lambda t: _by_class(t, arith.mulf, arith.muli, arith.andi),
-    "max": lambda t: _by_class(t, arith.maximumf, arith.maxsi, arith.ori),
-    "min": lambda t: _by_class(t, arith.minimumf, arith.minsi, arith.andi),
-    "and": lambda t: arith.andi,
-    "or": lambda t: arith.ori,
-    "xor": lambda t: arith.xori,
+    "add": lambda t, u: _by_class(t, arith.addf, arith.addi, arith.ori),
+    "mul": lambda t, u: _by_class(t, arith.mulf, arith.muli, arith.andi),
+    "max": lambda t, u: _by_class(t, arith.maximumf, arith.maxui if u else arith.maxsi, arith.ori),
+    "min": lambda t, u: _by_class(t, arith.minimumf, arith.minui if u else arith.minsi, arith.andi),
+    "and": lambda t, u: arith.andi,
+    "or": lambda t, u: arith.ori,
+    "xor": lambda t, u: arith.xori,
 }
 
 
-def combine(kind: str, t: ir.Type, a: ir.Value, b: ir.Value) -> ir.Value:
-    return COMBINERS[kind](t)(a, b)
+def combine(kind: str, t: ir.Type, a: ir.Value, b: ir.Value, unsigned: bool = False) -> ir.Value:
+    return COMBINERS[kind](t, unsigned)(a, b)
 
 
 @scalar("add")
@@ -80,12 +88,12 @@ def _multiply(info, lhs, rhs):
 
 @scalar("maximum")
 def _maximum(info, lhs, rhs):
-    return combine("max", info.result_type, lhs, rhs)
+    return combine("max", info.result_type, lhs, rhs, info.unsigned)
 
 
 @scalar("minimum")
 def _minimum(info, lhs, rhs):
-    return combine("min", info.result_type, lhs, rhs)
+    return combine("min", info.result_type, lhs, rhs, info.unsigned)
 
 
 @scalar("subtract")
@@ -98,6 +106,10 @@ def _divide(info, lhs, rhs):
     t = info.result_type
     if is_float(t):
         return arith.divf(lhs, rhs)
+    if info.unsigned:  # x / 0 = all ones (XLA); no overflow case
+        by_zero = arith.cmpi(arith.CmpIPredicate.eq, rhs, const(t, 0))
+        quotient = arith.divui(lhs, arith.select(by_zero, const(t, 1), rhs))
+        return arith.select(by_zero, const(t, -1), quotient)
     # LLVM's sdiv traps on x/0 and INT_MIN/-1; XLA defines them as -1 and INT_MIN.
     zero, one, minus_one = const(t, 0), const(t, 1), const(t, -1)
     int_min = const(t, -(1 << (integer_width(t) - 1)))
@@ -118,6 +130,8 @@ def _negate(info, x):
 
 @scalar("abs")
 def _abs(info, x):
+    if info.unsigned:
+        return x
     return _by_class(info.result_type, math.absf, math.absi)(x)
 
 
@@ -146,6 +160,8 @@ def _sign(info, x):
         positive = arith.cmpf(arith.CmpFPredicate.OGT, x, const(t, 0))
         negative = arith.cmpf(arith.CmpFPredicate.OLT, x, const(t, 0))
         return arith.select(positive, const(t, 1), arith.select(negative, const(t, -1), x))
+    if info.unsigned:
+        return arith.extui(t, arith.cmpi(arith.CmpIPredicate.ne, x, const(t, 0)))
     positive = arith.cmpi(arith.CmpIPredicate.sgt, x, const(t, 0))
     negative = arith.cmpi(arith.CmpIPredicate.slt, x, const(t, 0))
     return arith.select(positive, const(t, 1), arith.select(negative, const(t, -1), const(t, 0)))
@@ -174,6 +190,9 @@ def _remainder(info, lhs, rhs):
     t = info.result_type
     if is_float(t):
         return arith.remf(lhs, rhs)
+    if info.unsigned:  # x % 0 = x
+        by_zero = arith.cmpi(arith.CmpIPredicate.eq, rhs, const(t, 0))
+        return arith.select(by_zero, lhs, arith.remui(lhs, arith.select(by_zero, const(t, 1), rhs)))
     # srem traps on x % 0 and INT_MIN % -1; XLA defines them as x and 0.
     zero, one, minus_one = const(t, 0), const(t, 1), const(t, -1)
     by_zero = arith.cmpi(arith.CmpIPredicate.eq, rhs, zero)
@@ -188,6 +207,8 @@ def _power(info, lhs, rhs):
     t = info.result_type
     if is_float(t):
         return math.powf(lhs, rhs)
+    if info.unsigned:  # exponents are never negative
+        return math.ipowi(lhs, rhs)
     # Integer x^n by squaring over the bits of n; n < 0 gives 0 unless |x| = 1.
     zero, one, minus_one = const(t, 0), const(t, 1), const(t, -1)
     positive = math.ipowi(lhs, arith.select(arith.cmpi(arith.CmpIPredicate.slt, rhs, zero), zero, rhs))
@@ -215,8 +236,8 @@ scalar("shift_right_arithmetic")(lambda info, lhs, rhs: _shift(
 
 @scalar("clamp")
 def _clamp(info, low, x, high):
-    t = info.result_type
-    return combine("min", t, combine("max", t, x, low), high)
+    t, u = info.result_type, info.unsigned
+    return combine("min", t, combine("max", t, x, low, u), high, u)
 
 
 _FLOAT_PREDICATES = {"EQ": "OEQ", "NE": "UNE", "LT": "OLT", "LE": "OLE", "GT": "OGT", "GE": "OGE"}
@@ -224,16 +245,17 @@ _SIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "slt", "LE": "sle", "GT": "s
 _UNSIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "ult", "LE": "ule", "GT": "ugt", "GE": "uge"}
 
 
-def default_compare_type(t: ir.Type) -> str:
-    """StableHLO's default: FLOAT for floats, UNSIGNED for i1, SIGNED for other integers."""
-    return "FLOAT" if is_float(t) else "UNSIGNED" if is_bool(t) else "SIGNED"
+def default_compare_type(t: ir.Type, unsigned: bool = False) -> str:
+    """StableHLO's default: FLOAT for floats, UNSIGNED for i1 and unsigned integers, SIGNED
+    for other integers."""
+    return "FLOAT" if is_float(t) else "UNSIGNED" if is_bool(t) or unsigned else "SIGNED"
 
 
 @scalar("compare")
 def _compare(info, lhs, rhs):
     t = info.operand_types[0]
     direction = info.attributes["comparison_direction"]
-    compare_type = info.attributes.get("compare_type") or default_compare_type(t)
+    compare_type = info.attributes.get("compare_type") or default_compare_type(t, info.unsigned)
     if compare_type == "FLOAT":
         return arith.cmpf(getattr(arith.CmpFPredicate, _FLOAT_PREDICATES[direction]), lhs, rhs)
     if compare_type == "TOTALORDER":
@@ -267,11 +289,14 @@ def _bitcast_convert(info, x):
 
 @scalar("convert")
 def _convert(info, x):
-    return convert_scalar(x, info.operand_types[0], info.result_type)
+    return convert_scalar(x, info.operand_types[0], info.result_type, info.unsigned,
+                          info.result_unsigned)
 
 
-def convert_scalar(x: ir.Value, src: ir.Type, dst: ir.Type) -> ir.Value:
-    """StableHLO convert of one element: see docs/dialect.md for the rounding rules."""
+def convert_scalar(x: ir.Value, src: ir.Type, dst: ir.Type, src_unsigned: bool = False,
+                   dst_unsigned: bool = False) -> ir.Value:
+    """StableHLO convert of one element (signless types; the flags say which side is
+    unsigned): see docs/dialect.md for the rounding and saturation rules."""
     if src == dst:
         return x
     if is_bool(dst):
@@ -281,26 +306,29 @@ def convert_scalar(x: ir.Value, src: ir.Type, dst: ir.Type) -> ir.Value:
     if is_float(src) and is_float(dst):
         wider = ir.FloatType(dst).width > ir.FloatType(src).width
         return arith.extf(dst, x) if wider else arith.truncf(dst, x)
+    zero_extend = is_bool(src) or src_unsigned
     if is_float(dst):
-        return arith.uitofp(dst, x) if is_bool(src) else arith.sitofp(dst, x)
+        return arith.uitofp(dst, x) if zero_extend else arith.sitofp(dst, x)
     if is_float(src):
-        return _float_to_int_saturating(x, src, dst)
+        return _float_to_int_saturating(x, src, dst, dst_unsigned)
     src_w, dst_w = integer_width(src), integer_width(dst)
     if dst_w > src_w:
-        return arith.extui(dst, x) if is_bool(src) else arith.extsi(dst, x)
+        return arith.extui(dst, x) if zero_extend else arith.extsi(dst, x)
     return arith.trunci(dst, x)
 
 
-def _float_to_int_saturating(x, src, dst):
-    # fptosi is poison out of range; clamp like XLA: NaN -> 0, too large -> INT_MAX/INT_MIN.
+def _float_to_int_saturating(x, src, dst, unsigned: bool):
+    # fptosi/fptoui are poison out of range; clamp like XLA: NaN -> 0, out of range -> the
+    # nearest end of the integer range.
     if ir.FloatType(src).width < 32:
         src = ir.F32Type.get()
         x = arith.extf(src, x)
     w = integer_width(dst)
-    raw = arith.fptosi(dst, x)
-    too_big = arith.cmpf(arith.CmpFPredicate.OGE, x, const(src, 2.0 ** (w - 1)))
-    too_small = arith.cmpf(arith.CmpFPredicate.OLT, x, const(src, -(2.0 ** (w - 1))))
+    low, high = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+    raw = arith.fptoui(dst, x) if unsigned else arith.fptosi(dst, x)
+    too_big = arith.cmpf(arith.CmpFPredicate.OGE, x, const(src, float(high + 1)))
+    too_small = arith.cmpf(arith.CmpFPredicate.OLT, x, const(src, float(low)))
     is_nan = arith.cmpf(arith.CmpFPredicate.UNO, x, x)
-    result = arith.select(too_big, const(dst, (1 << (w - 1)) - 1), raw)
-    result = arith.select(too_small, const(dst, -(1 << (w - 1))), result)
+    result = arith.select(too_big, const(dst, high), raw)
+    result = arith.select(too_small, const(dst, low), result)
     return arith.select(is_nan, const(dst, 0), result)

@@ -17,7 +17,7 @@ from .loops import for_nest, for_range, index, while_loop
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
 
 
-def _before(a: ir.Value, b: ir.Value, t: ir.Type, descending: bool) -> ir.Value:
+def _before(a: ir.Value, b: ir.Value, t: ir.Type, descending: bool, unsigned: bool) -> ir.Value:
     """True when a sorts strictly before b: ascending with NaN last, or the reverse."""
     if descending:
         a, b = b, a
@@ -26,10 +26,12 @@ def _before(a: ir.Value, b: ir.Value, t: ir.Type, descending: bool) -> ir.Value:
         nan_last = arith.andi(arith.cmpf(arith.CmpFPredicate.UNO, b, b),
                               arith.cmpf(arith.CmpFPredicate.ORD, a, a))
         return arith.ori(less, nan_last)
-    return arith.cmpi(arith.CmpIPredicate.ult if is_bool(t) else arith.CmpIPredicate.slt, a, b)
+    as_unsigned = is_bool(t) or unsigned
+    return arith.cmpi(arith.CmpIPredicate.ult if as_unsigned else arith.CmpIPredicate.slt, a, b)
 
 
-def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: bool) -> list[ir.Value]:
+def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: bool,
+               unsigned: bool) -> list[ir.Value]:
     t = ir.RankedTensorType(keys.type)
     n = t.shape[dim]
     rows = [s for d, s in enumerate(t.shape) if d != dim]
@@ -54,7 +56,7 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
                     rj = arith.minsi(j, arith.subi(hi, index(1)))
                     left = [tensor.extract(s, at(row, li)) for s in srcs]
                     right = [tensor.extract(s, at(row, rj)) for s in srcs]
-                    right_first = _before(right[0], left[0], t.element_type, descending)
+                    right_first = _before(right[0], left[0], t.element_type, descending, unsigned)
                     no_left = arith.xori(left_ok, arith.constant(ir.IntegerType.get_signless(1), 1))
                     take_right = arith.andi(right_ok, arith.ori(no_left, right_first))
                     outs = [tensor.insert(arith.select(take_right, r, l), out, at(row, k))
@@ -78,7 +80,7 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
 @lowering("sort")
 def lower_sort(op, sig):
     return [merge_sort(op.operands[0], None, sig.attributes["dimension"],
-                       sig.attributes.get("descending", False))[0]]
+                       sig.attributes.get("descending", False), sig.operand_unsigned(0))[0]]
 
 
 @lowering("argsort")
@@ -88,4 +90,5 @@ def lower_argsort(op, sig):
     rank = result_type.rank
     positions = generic([], empty(result_type), [identity_map(rank)], [PARALLEL] * rank,
                         lambda _out: loop_index(dim, result_type.element_type))
-    return [merge_sort(op.operands[0], positions, dim, sig.attributes.get("descending", False))[1]]
+    return [merge_sort(op.operands[0], positions, dim, sig.attributes.get("descending", False),
+                       sig.operand_unsigned(0))[1]]

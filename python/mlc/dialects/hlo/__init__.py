@@ -64,7 +64,9 @@ def constant(value, element_type: ir.Type | None = None) -> ir.Value:
     """A constant from a numpy array / scalar (or an ir.DenseElementsAttr)."""
     if not isinstance(value, ir.Attribute):
         array = np.array(value, order="C", copy=None)
-        mlir_element_name(array.dtype)  # rejects dtypes MLC does not support
+        name = mlir_element_name(array.dtype)  # rejects dtypes MLC does not support
+        if element_type is None and name.startswith("ui"):
+            element_type = ir.Type.parse(name)  # numpy's buffer would give signless
         if element_type is None:
             value = ir.DenseElementsAttr.get(array)
         else:

@@ -24,6 +24,15 @@ class OpSignature:
     operand_types: list[ir.RankedTensorType]
     attributes: dict
     declared_results: list[ir.Type] | None = None
+    # Set when the types above were made signless for lowering: which were unsigned.
+    unsigned_operands: tuple[bool, ...] = ()
+    unsigned_results: tuple[bool, ...] = ()
+
+    def operand_unsigned(self, i: int) -> bool:
+        return bool(self.unsigned_operands) and self.unsigned_operands[i]
+
+    def result_unsigned(self, i: int = 0) -> bool:
+        return bool(self.unsigned_results) and self.unsigned_results[i]
 
     def declared(self, what: str = "result") -> ir.RankedTensorType:
         if not self.declared_results:

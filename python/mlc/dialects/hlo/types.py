@@ -28,6 +28,16 @@ def is_unsigned(t: ir.Type) -> bool:
     return isinstance(t, ir.IntegerType) and ir.IntegerType(t).is_unsigned
 
 
+def signless(t: ir.Type) -> ir.Type:
+    """ui8 -> i8, tensor<4xui8> -> tensor<4xi8>; other types unchanged. arith and linalg
+    compute on signless integers; whether a value is unsigned is kept on the side."""
+    if isinstance(t, ir.RankedTensorType):
+        return ir.RankedTensorType.get(t.shape, signless(t.element_type))
+    if isinstance(t, ir.IntegerType) and not t.is_signless:
+        return ir.IntegerType.get_signless(t.width)
+    return t
+
+
 def integer_width(t: ir.Type) -> int:
     return ir.IntegerType(t).width
 
