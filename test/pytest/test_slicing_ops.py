@@ -97,3 +97,26 @@ def test_bitcast_convert(src, dst, rng):
     x = random_array(rng, (3, 4), src)
     got = run_hlo(lambda v: hlo.bitcast_convert(v, ir.Type.parse(mlir_element_name(dst))), x)
     np.testing.assert_array_equal(got.view(np.uint8), x.view(dst).view(np.uint8))
+
+
+def test_non_contiguous_intermediates_flow_into_later_ops(rng):
+    """A transpose and a strided slice feed an elementwise op and a reduction: the strided
+    views must be read with their real strides."""
+    x = random_array(rng, (6, 8), np.float32)
+
+    def body(v):
+        t = hlo.transpose(v, [1, 0])
+        s = hlo.slice(t, [1, 0], [8, 6], [3, 2])
+        z = hlo.constant(np.float32(0))
+        return hlo.add(s, s), hlo.reduce(s, z, [0], "add")
+
+    doubled, summed = run_hlo(body, x)
+    view = x.T[1:8:3, 0:6:2]
+    assert_matches(doubled, view + view)
+    assert_matches(summed, view.sum(axis=0), loose=True)
+
+
+def test_non_contiguous_numpy_arguments(rng):
+    x = random_array(rng, (6, 8), np.float64)[::2, 1::3]
+    assert not x.flags.c_contiguous
+    assert_matches(run_hlo(lambda v: hlo.reverse(v, [0, 1]), x), x[::-1, ::-1])

@@ -62,6 +62,11 @@ WINDOWS = [
 ]
 
 
+def test_window_larger_than_padded_input_is_rejected():
+    with pytest.raises(hlo.HloTypeError, match=r"the window \(spanning 5\) is larger than the padded input \(4\)"):
+        run_hlo(lambda v, i: hlo.reduce_window(v, i, [5], "max"), np.zeros(4, np.float32), np.float32(0))
+
+
 @pytest.mark.parametrize("config", WINDOWS, ids=[str(i) for i in range(len(WINDOWS))])
 @pytest.mark.parametrize("kind,dtype,init", [("max", np.float32, -np.inf), ("add", np.float32, 0.0),
                                              ("min", np.int32, 2**31 - 1), ("add", np.int64, 0),

@@ -633,7 +633,7 @@ func.func @reduce_window_bad_padding(%a: tensor<4xf32>, %z: tensor<f32>) -> tens
 // -----
 
 func.func @reduce_window_larger_than_input(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<1xf32> {
-  // CHECK: error: 'hlo.reduce_window' op result type tensor<1xf32> does not match the inferred type tensor<0xf32>
+  // CHECK: error: 'hlo.reduce_window' op the window (spanning 5) is larger than the padded input (4) in dimension 0
   %0 = "hlo.reduce_window"(%a, %z) {window_dimensions = array<i64: 5>, kind = "max"} : (tensor<4xf32>, tensor<f32>) -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
@@ -660,6 +660,14 @@ func.func @convolution_bad_dimension_numbers(%x: tensor<1x4x8xf32>, %w: tensor<2
   // CHECK: error: 'hlo.convolution' op output dimension numbers [0, 0, 2] must be a permutation of 0..2
   %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2>, output_batch_dimension = 0 : i64, output_feature_dimension = 0 : i64, output_spatial_dimensions = array<i64: 2>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x8xf32>, tensor<2x4x3xf32>) -> tensor<1x2x6xf32>
   return %0 : tensor<1x2x6xf32>
+}
+
+// -----
+
+func.func @convolution_kernel_larger_than_input(%x: tensor<1x4x2xf32>, %w: tensor<2x4x3xf32>) -> tensor<1x2x1xf32> {
+  // CHECK: error: 'hlo.convolution' op the window (spanning 3) is larger than the padded input (2) in dimension 2
+  %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x2xf32>, tensor<2x4x3xf32>) -> tensor<1x2x1xf32>
+  return %0 : tensor<1x2x1xf32>
 }
 
 // -----

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ops import OPS
+from .ops import ELEMENT_CLASSES, OPS
 
 _INTRO = """# The `hlo` dialect
 
@@ -21,8 +21,12 @@ every other rule (shapes, element types, attribute values) is checked by `hlo-ve
 which `hlo-to-linalg` runs first. All shapes are static. Integers are signless and treated
 as signed; `i1` is a boolean.
 
-| op | operands -> results | attributes | semantics |
-|---|---|---|---|
+Element types: f16, bf16, f32, f64; i1 (bool); i8, i16, i32, i64 (signed); ui8, ui16, ui32,
+ui64 (unsigned). The "elements" column says which an op's operands accept; "lowering" says
+what `hlo-to-linalg` makes of it.
+
+| op | operands -> results | attributes | elements | semantics | lowering |
+|---|---|---|---|---|---|
 """
 
 
@@ -40,9 +44,32 @@ def _attributes(op) -> str:
     return ", ".join(parts) or "-"
 
 
+# What each op family becomes in hlo-to-linalg (python/mlc/conversion/hlo_to_linalg/).
+_LOWERING = {
+    "constant": "arith.constant / linalg.generic over linalg.index",
+    "elementwise-unary": "linalg.generic + arith/math",
+    "elementwise-binary": "linalg.generic + arith/math",
+    "predicate": "linalg.generic + arith",
+    "compare": "linalg.generic + arith.cmpf/cmpi",
+    "select": "linalg.generic + arith.select",
+    "clamp": "linalg.generic + max/min",
+    "convert": "linalg.generic + arith casts",
+    "bitcast": "linalg.generic + arith.bitcast",
+    "shape": "linalg.generic/transpose, tensor slices and reshapes",
+    "reduce": "linalg.fill + linalg.generic (reduction loops)",
+    "dot": "linalg.fill + linalg.generic (contraction)",
+    "indexing": "gather: linalg.generic + tensor.extract; scatter: scf.for nest + tensor.insert",
+    "sort": "merge sort in scf.for/scf.while over tensors",
+}
+
+
+def _elements(op) -> str:
+    return "any" if op.elements == "any" else ELEMENT_CLASSES[op.elements]
+
+
 def dialect_markdown() -> str:
-    rows = [f"| `hlo.{op.name}` | `{_signature(op)}` | {_attributes(op)} | {op.summary} |"
-            for op in OPS.values()]
+    rows = [f"| `hlo.{op.name}` | `{_signature(op)}` | {_attributes(op)} | {_elements(op)} | "
+            f"{op.summary} | {_LOWERING[op.family]} |" for op in OPS.values()]
     notes = """
 ## Details
 
@@ -57,7 +84,28 @@ def dialect_markdown() -> str:
 - `hlo.divide` on integers: x / 0 = -1 and INT_MIN / -1 = INT_MIN (XLA's rule), never a trap.
 - `hlo.reduce`: `kind` and/or/xor need integer or i1 elements. On i1, add is `or`, mul is
   `and`, max is `or` and min is `and`. Float max/min propagate NaN.
-- `hlo.dot_general`: the result element type may be wider than the operands' (e.g. i8
-  operands, i32 result); products are accumulated in the result type.
+- `hlo.dot_general`, `hlo.convolution`: the result element type may be wider than the
+  operands' (e.g. i8 operands, i32 result); products are accumulated in the result type.
+- Unsigned integers: arithmetic wraps; divide by 0 gives all ones, remainder by 0 gives x;
+  compare defaults to UNSIGNED; convert zero-extends them and saturates floats to
+  [0, 2^w - 1].
+- `hlo.dynamic_slice`, `hlo.gather`: start indices are clamped so the slice lies in the
+  operand, never read out of bounds. `hlo.scatter` drops an update whose window does not fit.
+- Control flow and concatenation are upstream ops: `scf.if`, `scf.while`,
+  `scf.index_switch` over tensors (hlo ops inside their regions are verified and lowered
+  like any other; `tensor.extract` turns a `tensor<i1>` into the predicate), and
+  `tensor.concat`.
+
+## Not supported yet
+
+- Dynamic shapes (`?` dimensions) and unranked tensors: every shape is static.
+- Ops with several inputs of different types (StableHLO's variadic reduce, sort with
+  several operands and a comparator region, while/case bodies as hlo regions): IRDL in
+  LLVM 22 cannot express them; use hlo.argmax/argmin/argsort and upstream scf instead.
+- `rng_bit_generator`, `rng`, complex numbers, quantized types, `fft`, `triangular_solve`,
+  `cholesky`, collectives, `custom_call`, `precision_config`, convolution's
+  `window_reversal`.
+- Numpy has no bf16 dtype, so bf16 tensors cannot be function arguments or results; they
+  live inside a computation (convert to and from f32).
 """
     return _INTRO + "\n".join(rows) + "\n" + notes

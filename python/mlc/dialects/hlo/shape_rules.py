@@ -377,10 +377,13 @@ def optional_per_dim(sig: OpSignature, name: str, rank: int, default: int) -> li
 
 
 def window_output_size(size: int, window: int, stride: int, base_dilation: int,
-                       window_dilation: int, low: int, high: int) -> int:
+                       window_dilation: int, low: int, high: int, dim: int = 0) -> int:
     padded = (size - 1) * base_dilation + 1 + low + high if size else low + high
     span = (window - 1) * window_dilation + 1
-    return (padded - span) // stride + 1 if padded >= span else 0
+    if padded < span:
+        raise HloTypeError(f"the window (spanning {span}) is larger than the padded input "
+                           f"({padded}) in dimension {dim}")
+    return (padded - span) // stride + 1
 
 
 @rule("reduce_window")
@@ -403,8 +406,8 @@ def reduce_window(sig: OpSignature) -> list[ir.Type]:
         for d, v in enumerate(values):
             if v < 1:
                 raise HloTypeError(f"{name}[{d}] = {v} must be positive")
-    shape = [window_output_size(n, w, s, b, wd, lo, hi) for n, w, s, b, wd, (lo, hi)
-             in zip(x.shape, window, strides, base, dilations, padding)]
+    shape = [window_output_size(n, w, s, b, wd, lo, hi, d) for d, (n, w, s, b, wd, (lo, hi))
+             in enumerate(zip(x.shape, window, strides, base, dilations, padding))]
     return [tensor_type(shape, x.element_type)]
 
 
@@ -510,7 +513,7 @@ def convolution(sig: OpSignature) -> list[ir.Type]:
     shape[c.out_feature] = c_out
     for i, (ld, kd, od) in enumerate(zip(c.in_spatial, c.k_spatial, c.out_spatial)):
         shape[od] = window_output_size(lhs.shape[ld], rhs.shape[kd], c.strides[i], c.lhs_dilation[i],
-                                       c.rhs_dilation[i], *c.padding[i])
+                                       c.rhs_dilation[i], *c.padding[i], dim=ld)
     element_type = lhs.element_type
     if sig.declared_results:
         element_type = static_tensor(sig.declared_results[0], "result").element_type
