@@ -165,12 +165,8 @@ def convert(sig: OpSignature) -> list[ir.Type]:
 
 @rule("bitcast_convert")
 def bitcast_convert(sig: OpSignature) -> list[ir.Type]:
-    (x,) = sig.operand_types
-    result = sig.declared()
-    if result.shape != x.shape:
-        raise HloTypeError(f"result shape {shape_str(result.shape)} must equal operand shape "
-                           f"{shape_str(x.shape)}")
-    src, dst = x.element_type, result.element_type
+    (result,) = convert(sig)  # the same shape rule
+    src, dst = sig.operand_types[0].element_type, result.element_type
     if is_bool(src) or is_bool(dst) or _bit_width(src) != _bit_width(dst):
         raise HloTypeError(f"cannot bitcast {src} to {dst}: element types must have the same "
                            f"bit width, and i1 has no bit layout")
@@ -327,20 +323,29 @@ REDUCE_KINDS = ("add", "mul", "max", "min", "and", "or", "xor")
 _BITWISE_KINDS = ("and", "or", "xor")
 
 
-@rule("reduce")
-def reduce(sig: OpSignature) -> list[ir.Type]:
-    x, init = sig.operand_types
-    kind = sig.attributes["kind"]
+def _check_combiner(kind: str, x: ir.RankedTensorType, init: ir.RankedTensorType) -> None:
+    """A reduction's `kind` fits the elements, and its init value is a 0-d of the same type."""
     if kind not in REDUCE_KINDS:
         raise HloTypeError(f"kind must be one of {', '.join(REDUCE_KINDS)}, got \"{kind}\"")
     if kind in _BITWISE_KINDS and not is_integer(x.element_type):
         raise HloTypeError(f"kind \"{kind}\" needs integer or i1 elements, got {x.element_type}")
     if init.rank != 0 or init.element_type != x.element_type:
         raise HloTypeError(f"init value must be a 0-d tensor of {x.element_type}, got {init}")
+
+
+@rule("reduce")
+def reduce(sig: OpSignature) -> list[ir.Type]:
+    x, init = sig.operand_types
+    _check_combiner(sig.attributes["kind"], x, init)
     dims = sig.attributes["dimensions"]
     _dims_in_range(dims, x.rank, "dimensions")
     kept = [s for d, s in enumerate(x.shape) if d not in dims]
     return [tensor_type(kept, x.element_type)]
+
+
+def _check_index_type(result: ir.RankedTensorType) -> None:
+    if not is_integer(result.element_type) or is_bool(result.element_type):
+        raise HloTypeError(f"result element type must be an integer index type, got {result.element_type}")
 
 
 @rule("argmax", "argmin")
@@ -352,8 +357,7 @@ def arg_reduce(sig: OpSignature) -> list[ir.Type]:
         raise HloTypeError(f"dimension {dim} is out of range for rank {x.rank}")
     if x.shape[dim] == 0:
         raise HloTypeError(f"dimension {dim} has size 0: an empty dimension has no {sig.name}")
-    if not is_integer(result.element_type) or is_bool(result.element_type):
-        raise HloTypeError(f"result element type must be an integer index type, got {result.element_type}")
+    _check_index_type(result)
     return [tensor_type([s for d, s in enumerate(x.shape) if d != dim], result.element_type)]
 
 
@@ -389,13 +393,7 @@ def window_output_size(size: int, window: int, stride: int, base_dilation: int,
 @rule("reduce_window")
 def reduce_window(sig: OpSignature) -> list[ir.Type]:
     x, init = sig.operand_types
-    kind = sig.attributes["kind"]
-    if kind not in REDUCE_KINDS:
-        raise HloTypeError(f"kind must be one of {', '.join(REDUCE_KINDS)}, got \"{kind}\"")
-    if kind in _BITWISE_KINDS and not is_integer(x.element_type):
-        raise HloTypeError(f"kind \"{kind}\" needs integer or i1 elements, got {x.element_type}")
-    if init.rank != 0 or init.element_type != x.element_type:
-        raise HloTypeError(f"init value must be a 0-d tensor of {x.element_type}, got {init}")
+    _check_combiner(sig.attributes["kind"], x, init)
     (window,) = _per_dim(sig, x.rank, "window_dimensions")
     strides = optional_per_dim(sig, "window_strides", x.rank, 1)
     base = optional_per_dim(sig, "base_dilations", x.rank, 1)
@@ -619,6 +617,5 @@ def sort(sig: OpSignature) -> list[ir.Type]:
     if sig.name == "sort":
         return [x]
     result = sig.declared()
-    if not is_integer(result.element_type) or is_bool(result.element_type):
-        raise HloTypeError(f"result element type must be an integer index type, got {result.element_type}")
+    _check_index_type(result)
     return [tensor_type(x.shape, result.element_type)]
