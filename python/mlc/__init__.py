@@ -1,12 +1,16 @@
 """MLC: an XLA-style ML compiler on the upstream MLIR Python bindings.
 
-`mlc.compile(hlo_text)` lowers an hlo module through linalg and LLVM and returns an
-Executable that runs on numpy arrays.
+`mlc.jit(f)` traces a numpy-like function (written with `mlc.numpy`, `mlc.nn`) into the
+hlo dialect, compiles it once per signature and runs it on numpy arrays;
+`mlc.compile(hlo_text)` does the same for an hlo module.
 """
 
 from .compiler import compile, lower  # noqa: A004
 from .diagnostics import CompileError
+from .frontend.jit import Compiled, Jitted, Lowered, jit
+from .frontend.tracing import ConcretizationError, TracingError
 from .runtime.executable import Executable
 
-__all__ = ["compile", "lower", "CompileError", "Executable"]
+__all__ = ["compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
+           "TracingError", "ConcretizationError"]
 __version__ = "0.1.0"

@@ -1,0 +1,130 @@
+"""The core of the numpy-like API: turning values into Tracers, dtype promotion,
+broadcasting, and elementwise ops.
+
+Dtype rules follow JAX: arrays promote as numpy does; Python scalars are *weakly typed*
+and take the dtype of the array they meet (`f32_array * 2.0` stays float32); the default
+dtypes (a lone Python float, a mean of integers, exp of an integer) are float32 and int32.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from mlir import ir
+
+from ..dialects import hlo
+from ..dtypes import mlir_element_name
+from .tracing import Tracer, emit
+
+DEFAULT_FLOAT = np.dtype(np.float32)
+DEFAULT_INT = np.dtype(np.int32)
+
+
+def element_type(dtype) -> ir.Type:
+    return ir.Type.parse(mlir_element_name(dtype))
+
+
+def wrap(value: ir.Value, weak: bool = False) -> Tracer:
+    from ..dtypes import numpy_dtype
+    t = ir.RankedTensorType(value.type)
+    return Tracer(value, tuple(t.shape), numpy_dtype(t.element_type), weak)
+
+
+def constant(value, dtype=None, weak: bool = False) -> Tracer:
+    array = np.asarray(value, dtype=dtype)
+    return wrap(emit(hlo.constant, array), weak)
+
+
+def asarray(x, dtype=None) -> Tracer:
+    """A Tracer for x: Tracers as they are, Python scalars weakly typed, arrays as constants."""
+    if isinstance(x, Tracer):
+        return x if dtype is None else astype(x, dtype)
+    if isinstance(x, (bool, int, float)) and not isinstance(x, np.generic) and dtype is None:
+        if isinstance(x, bool):
+            return constant(x, np.bool_, weak=True)
+        if isinstance(x, int):
+            return constant(x, DEFAULT_INT, weak=True)
+        return constant(x, DEFAULT_FLOAT, weak=True)
+    if isinstance(x, (list, tuple)) and any(isinstance(v, Tracer) for v in x):
+        from .shapes import stack
+        return stack([asarray(v) for v in x])
+    array = np.asarray(x, dtype=dtype)
+    if array.dtype == np.float64 and dtype is None and not isinstance(x, (np.ndarray, np.generic)):
+        array = array.astype(DEFAULT_FLOAT)  # Python float lists: the default float
+    if array.dtype == np.int64 and dtype is None and not isinstance(x, (np.ndarray, np.generic)):
+        array = array.astype(DEFAULT_INT)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"cannot use a value of type {type(x).__name__} (dtype {array.dtype}) as an array")
+    return constant(array)
+
+
+def _kind_rank(dtype: np.dtype) -> int:
+    return {"b": 0, "u": 1, "i": 1, "f": 2}[dtype.kind]
+
+
+def result_dtype(*xs: Tracer) -> np.dtype:
+    """JAX's promotion: strong dtypes as numpy; a weak scalar joins without widening."""
+    strong = [x.dtype for x in xs if not x.weak]
+    weak = [x.dtype for x in xs if x.weak]
+    if not strong:
+        return max(weak, key=_kind_rank)
+    base = np.result_type(*strong)
+    for w in weak:
+        if _kind_rank(w) > _kind_rank(base):
+            base = DEFAULT_FLOAT if w.kind == "f" else DEFAULT_INT
+    return base
+
+
+def astype(x, dtype) -> Tracer:
+    x = asarray(x)
+    dtype = np.dtype(dtype)
+    if x.dtype == dtype:
+        return Tracer(x.value, x.shape, dtype)
+    return wrap(emit(hlo.convert, x.value, element_type(dtype)))
+
+
+def broadcast_to(x, shape) -> Tracer:
+    x = asarray(x)
+    shape = tuple(int(s) for s in shape)
+    if x.shape == shape:
+        return x
+    if len(shape) < x.ndim:
+        raise ValueError(f"cannot broadcast shape {x.shape} to {shape}")
+    offset = len(shape) - x.ndim
+    for i, s in enumerate(x.shape):
+        if s not in (1, shape[offset + i]):
+            raise ValueError(f"cannot broadcast shape {x.shape} to {shape}")
+    dims = list(range(offset, len(shape)))
+    return Tracer(emit(hlo.broadcast_in_dim, x.value, shape, dims), shape, x.dtype, x.weak)
+
+
+def broadcast_arrays(*xs) -> list[Tracer]:
+    xs = [asarray(x) for x in xs]
+    try:
+        shape = np.broadcast_shapes(*[x.shape for x in xs])
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together with shapes "
+                         f"{' '.join(str(x.shape) for x in xs)}") from None
+    return [broadcast_to(x, shape) for x in xs]
+
+
+def promote(*xs, to=None) -> list[Tracer]:
+    """Operands converted to their common dtype (or `to`) and broadcast to one shape."""
+    xs = [asarray(x) for x in xs]
+    dtype = np.dtype(to) if to is not None else result_dtype(*xs)
+    weak = all(x.weak for x in xs)
+    xs = [astype(x, dtype) if x.dtype != dtype else x for x in xs]
+    return [Tracer(x.value, x.shape, x.dtype, weak) for x in broadcast_arrays(*xs)]
+
+
+def to_float(x: Tracer) -> Tracer:
+    """x itself if floating, else converted to the default float (numpy's true division)."""
+    return x if x.dtype.kind == "f" else astype(x, DEFAULT_FLOAT)
+
+
+def elementwise(build, *xs, to=None, float_only: bool = False, result_dtype_=None) -> Tracer:
+    xs = promote(*xs, to=to)
+    if float_only:
+        xs = [to_float(x) for x in xs]
+    value = emit(build, *[x.value for x in xs])
+    out = wrap(value)
+    return Tracer(out.value, out.shape, out.dtype, all(x.weak for x in xs) and result_dtype_ is None)
