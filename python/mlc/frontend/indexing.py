@@ -15,20 +15,27 @@ from .shapes import expand_dims, reshape
 from .tracing import Tracer, emit
 
 
+def _index_dtype(item):
+    if isinstance(item, (Tracer, np.ndarray)):
+        return item.dtype
+    return np.asarray(item).dtype if isinstance(item, list) else None
+
+
 def _normalize(index, ndim):
     """Expands Ellipsis; returns the index items as a list."""
     items = list(index) if isinstance(index, tuple) else [index]
     for item in items:
-        if isinstance(item, (Tracer, np.ndarray, list)) and np.asarray(
-                item.dtype if isinstance(item, Tracer) else np.asarray(item).dtype) == np.bool_:
+        if _index_dtype(item) == np.bool_:
             raise IndexError("boolean mask indexing selects a data-dependent number of elements, "
                              "so the result has no static shape; use mlc.numpy.where(mask, x, other) "
                              "or multiply by the mask instead")
+    # Identity tests throughout: `==` on a Tracer would build a comparison op.
     consumed = sum(1 for i in items if i is not None and i is not Ellipsis)
-    if items.count(Ellipsis) > 1:
+    ellipses = [k for k, i in enumerate(items) if i is Ellipsis]
+    if len(ellipses) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    if Ellipsis in items:
-        at = items.index(Ellipsis)
+    if ellipses:
+        at = ellipses[0]
         items[at:at + 1] = [slice(None)] * (ndim - consumed)
     else:
         items += [slice(None)] * (ndim - consumed)
@@ -39,13 +46,19 @@ def _normalize(index, ndim):
 
 
 def _is_array_index(item) -> bool:
-    return isinstance(item, (Tracer, np.ndarray, list))
+    return isinstance(item, (np.ndarray, list)) or (isinstance(item, Tracer) and item.ndim > 0)
+
+
+def _is_traced_scalar(item) -> bool:
+    return isinstance(item, Tracer) and item.ndim == 0
 
 
 def getitem(x: Tracer, index) -> Tracer:
     items = _normalize(index, x.ndim)
     if any(_is_array_index(i) for i in items):
         return _advanced(x, items)
+    if any(_is_traced_scalar(i) for i in items):
+        return _dynamic(x, items)
     start, limit, strides, reverse, out_shape = [], [], [], [], []
     dim = 0
     for item in items:
@@ -82,16 +95,42 @@ def getitem(x: Tracer, index) -> Tracer:
     return reshape(value, shape)
 
 
+def _dynamic(x: Tracer, items) -> Tracer:
+    """x[i] with a traced integer i: a dynamic_slice (the start clamped into range, as JAX's
+    indexing does), then the indexed axes dropped."""
+    from .math import add, less, where
+    starts, sizes, dropped, dim = [], [], [], 0
+    for item in items:
+        if item is None:
+            raise NotImplementedError("None together with a traced index")
+        size = x.shape[dim]
+        if _is_traced_scalar(item):
+            i = astype(item, DEFAULT_INT)
+            starts.append(where(less(i, 0), add(i, size), i)), sizes.append(1), dropped.append(dim)
+        elif isinstance(item, (int, np.integer)):
+            starts.append(asarray(int(item) % size)), sizes.append(1), dropped.append(dim)
+        elif isinstance(item, slice) and item.indices(size)[2] == 1:
+            lo, hi, _ = item.indices(size)
+            starts.append(asarray(lo)), sizes.append(max(hi - lo, 0))
+        else:
+            raise NotImplementedError("a strided slice together with a traced index")
+        dim += 1
+    starts = [astype(s_, DEFAULT_INT) for s_ in starts]
+    value = wrap(emit(hlo.dynamic_slice, x.value, [s_.value for s_ in starts], sizes))
+    return reshape(value, [n for d, n in enumerate(sizes) if d not in dropped])
+
+
 def _advanced(x: Tracer, items) -> Tracer:
     """Integer-array indexing of leading axes: x[i0, i1, ...] with broadcast index arrays,
     the rest of the axes taken whole (a gather)."""
-    arrays = [i for i in items if _is_array_index(i)]
-    first = items.index(arrays[0])
-    if items[first:first + len(arrays)] != arrays or any(i is None for i in items):
+    positions = [k for k, i in enumerate(items) if _is_array_index(i)]
+    arrays = [items[k] for k in positions]
+    first = positions[0]
+    if positions != list(range(first, first + len(arrays))) or any(i is None for i in items):
         raise NotImplementedError("integer-array indexing is supported for one contiguous group of "
                                   "array indices (and no None)")
     for i in items:
-        if not (_is_array_index(i) or i == slice(None)):
+        if not (_is_array_index(i) or (isinstance(i, slice) and i == slice(None))):
             raise NotImplementedError("integer-array indexing mixed with basic slices other than ':'")
     indices = broadcast_arrays(*[astype(asarray(i if isinstance(i, Tracer) else np.asarray(i)), DEFAULT_INT)
                                  for i in arrays])
@@ -142,9 +181,9 @@ class _IndexUpdate:
 
     def _scatter_arrays(self, items, values, kind):
         x = self.x
-        arrays = [i for i in items if _is_array_index(i)]
-        first = items.index(arrays[0])
-        dims = list(range(first, first + len(arrays)))
+        positions = [k for k, i in enumerate(items) if _is_array_index(i)]
+        arrays = [items[k] for k in positions]
+        dims = positions
         indices = broadcast_arrays(*[astype(asarray(i if isinstance(i, Tracer) else np.asarray(i)), DEFAULT_INT)
                                      for i in arrays])
         from .math import add, less, where
