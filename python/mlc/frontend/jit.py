@@ -59,22 +59,23 @@ class Lowered:
     """A traced function as an hlo module, not yet compiled."""
 
     def __init__(self, hlo_text: str, name: str, in_specs, out_structure, out_weak):
-        self.hlo_text = hlo_text
+        self.hlo_text = hlo_text  # with locations: diagnostics point at the user's lines
         self.name = name
         self.in_specs = in_specs
         self.out_structure = out_structure
         self.out_weak = out_weak
 
-    def as_text(self, stage: str = "hlo") -> str:
+    def as_text(self, stage: str = "hlo", debug_info: bool = False) -> str:
+        """The module after `stage`; with `debug_info`, each op's source location too."""
         if stage not in STAGES:
             raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
-        if stage in ("hlo", "hlo-optimized"):  # hlo-optimized: the graph passes, when enabled
-            return self.hlo_text
         module = parse_module(self.hlo_text, make_context(), self.name)
-        return str(lower_module(module, stage, self.name))
+        if stage not in ("hlo", "hlo-optimized"):  # hlo-optimized: the graph passes, when enabled
+            lower_module(module, stage, self.name)
+        return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compiler_ir(self) -> str:
-        return self.hlo_text
+        return self.as_text()
 
     def compile(self) -> "Compiled":
         executable = compile_module(self.hlo_text, entry="main", source_name=self.name)
@@ -135,7 +136,7 @@ class Jitted:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{self.__name__}(): {e}") from None
-        bound.apply_defaults()
+        # Defaults are not arguments: Python supplies them while tracing, as constants.
         dynamic, static = {}, {}
         for name, value in bound.arguments.items():
             (static if name in self.static_argnames else dynamic)[name] = value
@@ -172,7 +173,8 @@ class Jitted:
                     outputs["structure"] = out_structure
                     outputs["weak"] = [t.weak for t in out_tracers]
                     return [t.value for t in out_tracers]
-            return Lowered(str(module), self._source_name(), specs, outputs["structure"], outputs["weak"])
+            text = module.operation.get_asm(enable_debug_info=True)
+            return Lowered(text, self._source_name(), specs, outputs["structure"], outputs["weak"])
 
     def _source_name(self) -> str:
         try:

@@ -1,0 +1,171 @@
+"""mlc.jit: the signature cache (hits, misses, no retrace), static arguments, nested
+arguments and results, the staged API, source locations, debugging knobs and errors."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import numpy as np
+import pytest
+
+import mlc
+import mlc.nn as nn
+import mlc.numpy as mnp
+
+X = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+
+def test_cache_hits_misses_and_no_retrace():
+    traces = []
+
+    @mlc.jit
+    def f(x, y):
+        traces.append(1)
+        return x * y + 1.0
+
+    np.testing.assert_allclose(f(X, X), X * X + 1)
+    f(X, X)
+    f(X + 1, X)
+    assert len(traces) == 1 and f.cache_info() == (2, 1, 1)
+    f(X.astype(np.float64), X.astype(np.float64))   # new dtype
+    f(X[:2], X[:2])                                 # new shape
+    assert len(traces) == 3 and f.cache_info().misses == 3 and f.cache_info().size == 3
+
+
+def test_static_argnums_and_argnames():
+    traces = []
+
+    @mlc.jit(static_argnums=1, static_argnames="mode")
+    def f(x, axis, mode="sum"):
+        traces.append(1)
+        return x.sum(axis=axis) if mode == "sum" else x.max(axis=axis)
+
+    np.testing.assert_allclose(f(X, 0), X.sum(0))
+    np.testing.assert_allclose(f(X, 1), X.sum(1))
+    np.testing.assert_allclose(f(X, 1, mode="max"), X.max(1))
+    f(X, 1, mode="max")
+    assert len(traces) == 3 and f.cache_info().hits == 1
+
+
+def test_unhashable_static_argument_is_a_clear_error():
+    f = mlc.jit(lambda x, axes: x.sum(axis=axes), static_argnums=1)
+    with pytest.raises(TypeError, match=r"static argument 'axes' .* must be hashable, got list"):
+        f(X, [0, 1])
+
+
+def test_nested_arguments_and_results():
+    @mlc.jit
+    def f(params, batch):
+        h = nn.relu(batch["x"] @ params[0] + params[1])
+        return {"logits": h, "stats": (h.mean(), [h.max()])}
+
+    w, b = np.ones((4, 2), np.float32), np.zeros(2, np.float32)
+    out = f((w, b), {"x": X})
+    h = np.maximum(X @ w + b, 0)
+    np.testing.assert_allclose(out["logits"], h)
+    np.testing.assert_allclose(out["stats"][0], h.mean())
+    np.testing.assert_allclose(out["stats"][1][0], h.max())
+
+
+def test_python_scalars_are_weakly_typed_arguments():
+    f = mlc.jit(lambda x, s: x * s)
+    out = f(X, 2.0)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, X * 2)
+    assert f(X, 3.0) is not None and f.cache_info().misses == 1  # the value is not in the key
+
+
+def test_staged_api_and_locations():
+    def softmax(x):
+        return nn.softmax(x)
+
+    lowered = mlc.jit(softmax).lower(X)
+    hlo = lowered.as_text()
+    assert '"hlo.exponential"' in hlo and '"hlo.reduce"' in hlo
+    assert "linalg.generic" in lowered.as_text(stage="linalg")
+    assert "llvm.func" in lowered.as_text(stage="llvm")
+    with_locations = lowered.as_text()
+    assert with_locations == lowered.compiler_ir()
+    compiled = lowered.compile()
+    e = np.exp(X - X.max(-1, keepdims=True))
+    np.testing.assert_allclose(compiled(X), e / e.sum(-1, keepdims=True), rtol=1e-6)
+    with pytest.raises(ValueError, match="unknown stage"):
+        lowered.as_text(stage="asm")
+
+
+def test_ops_carry_the_users_line():
+    import inspect
+
+    def f(x):
+        return mnp.exp(x)  # this line
+
+    text = mlc.jit(f).lower(X).as_text(debug_info=True)
+    line = inspect.getsourcelines(f)[1] + 1
+    assert f'test_jit.py":{line}' in text
+
+
+def test_concurrent_first_calls_compile_once():
+    f = mlc.jit(lambda x: x + 1.0)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(f(X))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert f.cache_info().misses == 1 and len(results) == 6
+
+
+def test_dump_dir_and_compile_log(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("MLC_DUMP_DIR", str(tmp_path))
+    monkeypatch.setenv("MLC_LOG_COMPILES", "1")
+
+    def g(x):
+        return x * 2.0
+
+    f = mlc.jit(g)
+    with caplog.at_level(logging.WARNING, logger="mlc"):
+        f(X)
+        f(X[:1])
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names[:4] == ["g.1.hlo-optimized.mlir", "g.1.hlo.mlir", "g.1.linalg.mlir", "g.1.llvm.mlir"]
+    assert "compiling g for (float32[3, 4])" in caplog.text
+    assert "re-compiled because argument leaf 0 changed from float32[3, 4] to float32[1, 4]" in caplog.text
+
+
+def test_python_control_flow_on_traced_values_explains():
+    @mlc.jit
+    def f(x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+    with pytest.raises(mlc.ConcretizationError, match=r"truth value .* mlc.lax.cond .* static_argnums"):
+        f(X)
+
+
+def test_shape_errors_name_the_op_and_the_users_line():
+    def f(x, y):
+        return mnp.matmul(x, y)
+
+    with pytest.raises(ValueError, match=r"matmul: contracted dimensions differ"):
+        mlc.jit(f)(X, X)
+    with pytest.raises(ValueError, match=r"could not be broadcast together with shapes \(3, 4\) \(3,\)"):
+        mlc.jit(lambda x, y: x + y)(X, X[:, 0])
+    with pytest.raises(TypeError, match=r"test_jit.py:\d+: hlo.reshape"):
+        mlc.jit(lambda x: mlc.frontend.core.wrap(mlc.frontend.tracing.emit(
+            mlc.dialects.hlo.reshape, x.value, [5])))(X)
+
+
+def test_unsupported_numpy_function_and_boolean_masks():
+    with pytest.raises(NotImplementedError, match="mlc.numpy.fft is not implemented"):
+        mnp.fft
+    with pytest.raises(IndexError, match="boolean mask indexing .* use mlc.numpy.where"):
+        mlc.jit(lambda x: x[x > 0])(X)
+
+
+def test_non_array_arguments_are_type_errors():
+    with pytest.raises(TypeError, match=r"jit arguments must be numpy arrays, .* got str"):
+        mlc.jit(lambda x: x)("hello")
+    with pytest.raises(TypeError, match="jit expects a function"):
+        mlc.jit(3)
