@@ -149,7 +149,9 @@ class Jitted:
         return dynamic, static
 
     def _key(self, dynamic, static):
-        leaves, structure = flatten(dynamic)
+        # Leaves in parameter order, so the compiled function's arguments read as the user's.
+        leaves, structure = flatten(list(dynamic.values()))
+        structure = (tuple(dynamic), structure)
         specs = tuple(_leaf_spec(x) for x in leaves)
         key = (structure, tuple((s, d.str, w) for s, d, w in specs), tuple(sorted(static.items())))
         return key, leaves, structure, specs
@@ -166,7 +168,8 @@ class Jitted:
                 @func.FuncOp.from_py_func(*arg_types, name="main")
                 def main(*values):
                     tracers = [Tracer(v, s, d, w) for v, (s, d, w) in zip(values, specs)]
-                    arguments = unflatten(structure, tracers)
+                    names, tree = structure
+                    arguments = dict(zip(names, unflatten(tree, tracers)))
                     result = self.fun(**arguments, **static)
                     out_leaves, out_structure = flatten(result)
                     out_tracers = [asarray(x) for x in out_leaves]
