@@ -93,6 +93,13 @@ class Compiled:
     def as_text(self, stage: str = "llvm") -> str:
         return self.lowered.as_text(stage)
 
+    def call_arrays(self, arrays):
+        """The fast path: positional numpy arrays, exactly the compiled signature's."""
+        out = self.executable(*arrays)
+        if self._single:
+            return out
+        return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
+
     def call_leaves(self, leaves):
         arrays = [x if isinstance(x, np.ndarray) else np.asarray(x, dtype=spec[1])
                   for x, spec in zip(leaves, self.lowered.in_specs)]
@@ -206,11 +213,14 @@ class Jitted:
 
     def __call__(self, *args, **kwargs):
         if self._fast_ok and not kwargs:
-            key = tuple((a.shape, a.dtype) if type(a) is np.ndarray else None for a in args)
+            try:
+                key = tuple([(a.shape, a.dtype) for a in args])
+            except AttributeError:  # not all arrays: the general path below
+                key = None
             compiled = self._fast.get(key)  # only all-ndarray signatures are stored here
             if compiled is not None:
                 self._hits += 1
-                return compiled.call_leaves(args)
+                return compiled.call_arrays(args)
         dynamic, static = self._split(args, kwargs)
         key, leaves, structure, specs = self._key(dynamic, static)
         compiled = self._cache.get(key)

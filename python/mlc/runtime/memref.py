@@ -24,6 +24,30 @@ def descriptor_class(rank: int) -> type[ctypes.Structure]:
     return type(f"MemRefDescriptor{rank}D", (ctypes.Structure,), {"_fields_": fields})
 
 
+def _read_data_field(array: np.ndarray) -> int:
+    # PyArrayObject starts with PyObject_HEAD, then `char *data` (numpy's stable C ABI):
+    # reading that field costs ~0.2 us where `array.ctypes.data` costs ~1.5 us.
+    return ctypes.c_void_p.from_address(id(array) + _DATA_OFFSET).value or 0
+
+
+def _ctypes_data(array: np.ndarray) -> int:
+    return array.ctypes.data
+
+
+_DATA_OFFSET = ctypes.sizeof(ctypes.c_ssize_t) + ctypes.sizeof(ctypes.c_void_p)
+
+
+def _pick_data_pointer():
+    """The fast field read if it agrees with numpy's own answer here, else numpy's."""
+    probes = [np.arange(7, dtype=np.float32), np.zeros((3, 4))[1:, ::2], np.empty(0)]
+    if all(_read_data_field(p) == p.ctypes.data for p in probes[:2]):
+        return _read_data_field
+    return _ctypes_data
+
+
+data_pointer = _pick_data_pointer()
+
+
 @dataclass(frozen=True)
 class TensorSpec:
     """A statically shaped array: what an argument or result of a compiled function is."""
