@@ -1,9 +1,9 @@
-"""mlc.lax: cond, while_loop, fori_loop, dot_general, conv_general_dilated, reduce_window
+"""mlc.lax: cond, while_loop, fori_loop, scan, dot_general, conv_general_dilated, reduce_window
 (jax.lax's signatures), and add/mul/max/min for reduce_window's computation."""
 
 from .frontend import methods as _methods  # noqa: F401  (binds Tracer operators)
 from .frontend.lax import (add, cond, conv_general_dilated, dot_general, fori_loop, max, min, mul,  # noqa: A004
-                           reduce_window, while_loop)
+                           reduce_window, scan, while_loop)
 
-__all__ = ["cond", "while_loop", "fori_loop", "dot_general", "conv_general_dilated", "reduce_window",
+__all__ = ["cond", "while_loop", "fori_loop", "scan", "dot_general", "conv_general_dilated", "reduce_window",
            "add", "mul", "max", "min"]

@@ -68,3 +68,35 @@ def test_conv_general_dilated_nhwc_same():
         for j in range(3):
             want += np.einsum("nhwc,co->nhwo", padded[:, i:i + 5, j:j + 5], w[i, j])
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_scan_cumulative_sum_and_stacked_outputs():
+    xs = np.arange(12, dtype=np.float32).reshape(4, 3)
+
+    def step(carry, x):
+        carry = carry + x
+        return carry, (carry.sum(), carry * 2.0)
+
+    final, (totals, doubled) = mlc.jit(lambda v: lax.scan(step, mnp.zeros(3), v))(xs)
+    running = np.cumsum(xs, axis=0)
+    np.testing.assert_allclose(final, running[-1])
+    np.testing.assert_allclose(totals, running.sum(axis=1))
+    np.testing.assert_allclose(doubled, running * 2)
+
+
+def test_scan_rnn_cell():
+    rng = np.random.default_rng(1)
+    w = rng.standard_normal((3, 3)).astype(np.float32) * 0.5
+    xs = rng.standard_normal((5, 3)).astype(np.float32)
+
+    def cell(h, x):
+        h = mnp.tanh(h @ w + x)
+        return h, h
+
+    h, hs = mlc.jit(lambda v: lax.scan(cell, mnp.zeros(3), v))(xs)
+    ref_h, ref = np.zeros(3, np.float32), []
+    for x in xs:
+        ref_h = np.tanh(ref_h @ w + x)
+        ref.append(ref_h)
+    np.testing.assert_allclose(hs, np.stack(ref), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(h, ref_h, rtol=1e-5, atol=1e-6)

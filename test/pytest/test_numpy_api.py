@@ -203,3 +203,24 @@ def test_functional_updates():
     close(run(lambda a, i: a.at[i].add(1.0), x, idx), want)
     want = x.copy(); want[[3, 1]] = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
     close(run(lambda a, i: a.at[i].set(np.array([[1, 2, 3], [4, 5, 6]], np.float32)), x, np.array([3, 1], np.int32)), want)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float64, np.uint8])
+def test_other_dtypes(dtype):
+    x = (RNG.integers(1, 9, size=(3, 4))).astype(dtype)
+    y = (RNG.integers(1, 9, size=(4,))).astype(dtype)
+    close(run(lambda a, b: a * b + a - b, x, y), x * y + x - y)
+    close(run(lambda a, b: mnp.maximum(a, b), x, y), np.maximum(x, y))
+    close(run(lambda a: mnp.max(a, axis=-1), x), np.max(x, axis=-1))
+    close(run(lambda a: mnp.min(a, axis=0, keepdims=True), x), np.min(x, axis=0, keepdims=True))
+    close(run(lambda a: a[::-1, 1:3], x), x[::-1, 1:3])
+    close(run(lambda a: mnp.transpose(a), x), x.T)
+    if dtype != np.uint8:
+        close(run(lambda a: mnp.sum(a, axis=1), x), np.sum(x, axis=1))
+        close(run(lambda a, b: a @ b, x, y), x @ y)
+
+
+def test_bool_reductions_and_sums_use_int32():
+    b = RNG.random((3, 4)) < 0.5
+    close(run(lambda a: mnp.sum(a, axis=1), b), np.sum(b, axis=1).astype(np.int32))
+    close(run(lambda a: mnp.mean(a), np.arange(4, dtype=np.int32)), np.float32(1.5))

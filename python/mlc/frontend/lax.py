@@ -116,6 +116,51 @@ def fori_loop(lower: int, upper: int, body_fun, init_val):
     return state[1]
 
 
+def scan(f, init, xs=None, length: int | None = None):
+    """jax.lax.scan: carry, y = f(carry, x) for each x along xs' leading axis; returns
+    (final carry, ys stacked along a new leading axis). An scf.while writes each y into
+    its slot of ys with dynamic_update_slice."""
+    from .math import add, less
+    x_leaves, x_structure = flatten(xs)
+    x_tracers = [asarray(x) for x in x_leaves]
+    lengths = {t.shape[0] for t in x_tracers if t.ndim}
+    if length is None:
+        if len(lengths) != 1:
+            raise ValueError(f"scan needs xs with one common leading length (or length=), got {sorted(lengths)}")
+        length = lengths.pop()
+    elif lengths and lengths != {length}:
+        raise ValueError(f"scan length {length} does not match xs leading sizes {sorted(lengths)}")
+
+    def slice_x(i):
+        from .indexing import getitem
+        return unflatten(x_structure, [getitem(t, i) for t in x_tracers])
+
+    zero = constant(np.asarray(0, DEFAULT_INT))
+    out_structure, out_specs = _abstract_eval(lambda c: f(c, slice_x(zero)), [init])
+    (carry_structure, y_structure) = out_structure[1] if out_structure[0] == "tuple" else (None, None)
+    if carry_structure is None or len(out_structure[1]) != 2:
+        raise TypeError("scan's f must return a pair (carry, y)")
+    c_leaves, _ = flatten(init)
+    n_carry = len(c_leaves)
+    y_specs = out_specs[n_carry:]
+    ys = [constant(np.zeros((length,) + tuple(s), d)) for s, d in y_specs]
+
+    def body(state):
+        i, carry, stacked = state
+        new_carry, y = f(carry, slice_x(i))
+        y_leaves, _ = flatten(y)
+        updated = []
+        for buffer, leaf in zip(stacked, y_leaves):
+            leaf = astype(asarray(leaf), buffer.dtype)
+            row = wrap(emit(hlo.reshape, leaf.value, (1,) + leaf.shape))
+            starts = [i] + [zero] * leaf.ndim
+            updated.append(wrap(emit(hlo.dynamic_update_slice, buffer.value, row.value, [s.value for s in starts])))
+        return add(i, 1), new_carry, updated
+
+    _, carry, stacked = while_loop(lambda s: less(s[0], length), body, (zero, init, ys))
+    return carry, unflatten(y_structure, stacked)
+
+
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
     """jax.lax.dot_general: dimension_numbers = ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))."""
     from .linalg import dot_general as _dot
