@@ -44,9 +44,10 @@ def run_passes(module: ir.Module, passes, source_name: str = "<input>",
     return module
 
 
-def lower(module: ir.Module, stage: str = "llvm", source_name: str = "<input>") -> ir.Module:
+def lower(module: ir.Module, stage: str = "llvm", source_name: str = "<input>",
+          opt_level: int = 2) -> ir.Module:
     """Runs the compile pipeline on `module` in place up to `stage`."""
-    return run_passes(module, passes_until(stage), source_name)
+    return run_passes(module, passes_until(stage, opt_level), source_name)
 
 
 def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A001 - jax's name
@@ -55,6 +56,8 @@ def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A0
 
     `module_or_text` is MLIR text or an ir.Module (which is lowered in place). The result
     is called with numpy arrays and returns numpy arrays (a tuple for several results).
+    opt_level 0 runs no graph optimization and LLVM -O0; 1..3 run hlo-optimize and set
+    LLVM's level.
     """
     if isinstance(module_or_text, str):
         module = parse_module(module_or_text, make_context(), source_name)
@@ -65,5 +68,5 @@ def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A0
     if not 0 <= opt_level <= 3:
         raise ValueError(f"opt_level must be 0..3, got {opt_level}")
     inputs, outputs = entry_signature(module, entry)
-    lower(module, "llvm", source_name)
+    lower(module, "llvm", source_name, opt_level)
     return Executable(module, entry, inputs, outputs, opt_level=opt_level)

@@ -12,6 +12,11 @@ from .transforms.pass_base import Pass
 
 _REGISTRY: dict[str, str] = {
     "hlo-verify": "mlc.transforms.verify:HloVerify",
+    "hlo-simplify": "mlc.transforms.hlo_simplify:HloSimplify",
+    "hlo-fold": "mlc.transforms.hlo_fold:HloFold",
+    "hlo-cse": "mlc.transforms.hlo_cse:HloCse",
+    "hlo-dce": "mlc.transforms.hlo_dce:HloDce",
+    "hlo-optimize": "mlc.transforms.hlo_optimize:HloOptimize",
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",

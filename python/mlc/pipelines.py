@@ -1,4 +1,4 @@
-"""The compile pipeline as named stages: hlo -> linalg -> llvm.
+"""The compile pipeline as named stages: hlo -> hlo-optimized -> linalg -> llvm.
 
 Each stage is a list of passes from the registry; the IR after any stage can be emitted
 (`mlc-opt --emit=<stage>`, `compile(..., stage=...)`), and every stage boundary is
@@ -14,6 +14,7 @@ from mlir import ir, passmanager
 from .conversion.hlo_to_linalg import HloToLinalg
 from .conversion.lower_to_llvm import LowerToLLVM
 from .transforms.pass_base import Pass
+from .transforms.hlo_optimize import HloOptimize
 from .transforms.verify import HloVerify
 
 
@@ -24,9 +25,12 @@ class Stage:
     passes: tuple[Pass, ...]
 
 
-def stages() -> list[Stage]:
+def stages(opt_level: int = 2) -> list[Stage]:
+    """opt_level 0 skips the graph optimizations (the hlo-optimized stage is empty)."""
     return [
         Stage("hlo", "the input, verified", (HloVerify(),)),
+        Stage("hlo-optimized", "after hlo-optimize (simplify, fold, cse, dce)",
+              (HloOptimize(),) if opt_level > 0 else ()),
         Stage("linalg", "linalg/tensor/arith/math on tensors", (HloToLinalg(),)),
         Stage("llvm", "the LLVM dialect, destination-passing style", (LowerToLLVM(),)),
     ]
@@ -45,12 +49,12 @@ def pass_manager(passes, context: ir.Context, print_ir_after_all: bool = False
     return pm
 
 
-def passes_until(stage: str) -> list[Pass]:
+def passes_until(stage: str, opt_level: int = 2) -> list[Pass]:
     """Every pass from the input up to and including `stage`."""
     if stage not in STAGE_NAMES:
         raise ValueError(f"unknown stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
     result: list[Pass] = []
-    for s in stages():
+    for s in stages(opt_level):
         result += s.passes
         if s.name == stage:
             return result

@@ -58,8 +58,9 @@ def _leaf_spec(x) -> tuple:
 class Lowered:
     """A traced function as an hlo module, not yet compiled."""
 
-    def __init__(self, hlo_text: str, name: str, in_specs, out_structure, out_weak):
+    def __init__(self, hlo_text: str, name: str, in_specs, out_structure, out_weak, opt_level: int = 2):
         self.hlo_text = hlo_text  # with locations: diagnostics point at the user's lines
+        self.opt_level = opt_level
         self.name = name
         self.in_specs = in_specs
         self.out_structure = out_structure
@@ -70,15 +71,16 @@ class Lowered:
         if stage not in STAGES:
             raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
         module = parse_module(self.hlo_text, make_context(), self.name)
-        if stage not in ("hlo", "hlo-optimized"):  # hlo-optimized: the graph passes, when enabled
-            lower_module(module, stage, self.name)
+        if stage != "hlo":
+            lower_module(module, stage, self.name, self.opt_level)
         return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compiler_ir(self) -> str:
         return self.as_text()
 
     def compile(self) -> "Compiled":
-        executable = compile_module(self.hlo_text, entry="main", source_name=self.name)
+        executable = compile_module(self.hlo_text, entry="main", source_name=self.name,
+                                    opt_level=self.opt_level)
         return Compiled(self, executable)
 
 
@@ -117,8 +119,11 @@ class Compiled:
 class Jitted:
     """The function `mlc.jit` returns."""
 
-    def __init__(self, fun: Callable, static_argnums=(), static_argnames=()):
+    def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), opt_level: int = 2):
+        if not 0 <= opt_level <= 3:
+            raise ValueError(f"opt_level must be 0..3, got {opt_level}")
         self.fun = fun
+        self.opt_level = opt_level
         functools.update_wrapper(self, fun)
         self.signature = inspect.signature(fun)
         static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
@@ -184,7 +189,8 @@ class Jitted:
                     outputs["weak"] = [t.weak for t in out_tracers]
                     return [t.value for t in out_tracers]
             text = module.operation.get_asm(enable_debug_info=True)
-            return Lowered(text, self._source_name(), specs, outputs["structure"], outputs["weak"])
+            return Lowered(text, self._source_name(), specs, outputs["structure"], outputs["weak"],
+                           self.opt_level)
 
     def _source_name(self) -> str:
         try:
@@ -278,10 +284,11 @@ def _describe_change(old, new) -> str:
     return "; ".join(parts) or "the signature changed"
 
 
-def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=()):
-    """Compiles `fun` per signature; usable as `@jit` or `@jit(static_argnums=...)`."""
+def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(), opt_level: int = 2):
+    """Compiles `fun` per signature; usable as `@jit` or `@jit(static_argnums=...)`.
+    opt_level 0 turns the graph optimizations (hlo-optimize) and LLVM's off."""
     if fun is None:
-        return lambda f: Jitted(f, static_argnums, static_argnames)
+        return lambda f: Jitted(f, static_argnums, static_argnames, opt_level)
     if not callable(fun):
         raise TypeError(f"jit expects a function, got {type(fun).__name__}")
-    return Jitted(fun, static_argnums, static_argnames)
+    return Jitted(fun, static_argnums, static_argnames, opt_level)

@@ -37,6 +37,8 @@ def _argument_parser() -> argparse.ArgumentParser:
                         "'builtin.module(hlo-verify,func.func(canonicalize))'")
     parser.add_argument("--emit", choices=STAGE_NAMES,
                         help="run the compile pipeline up to this stage and print its IR")
+    parser.add_argument("-O", dest="opt_level", type=int, default=2, choices=range(4),
+                        help="with --emit: 0 runs no graph optimization (default 2)")
     parser.add_argument("--split-input-file", action="store_true",
                         help=f"process each chunk between '{SPLIT_MARKER}' lines separately")
     parser.add_argument("--mlir-print-ir-after-all", action="store_true",
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             passes = [_pass_from_flag(f, context) for f in pass_flags]
         if args.emit:
-            passes = passes + passes_until(args.emit)
+            passes = passes + passes_until(args.emit, args.opt_level)
     except PipelineError as e:
         parser.print_usage(sys.stderr)
         print(f"mlc-opt: error: {e}", file=sys.stderr)

@@ -21,9 +21,13 @@ class HloVerify(Pass):
     name = "hlo-verify"
 
     def run(self, module: ir.Operation) -> None:
-        errors = verify_hlo(module)
-        for location, message in errors[:-1]:
-            location.emit_error(message)
-        if errors:
-            location, message = errors[-1]
-            raise PassError(message, location)
+        fail_on_invalid_hlo(module)
+
+
+def fail_on_invalid_hlo(module: ir.Operation) -> None:
+    """Graph passes never rewrite invalid IR: report the first broken op and stop."""
+    errors = verify_hlo(module)
+    for location, message in errors[:-1]:
+        location.emit_error(message)
+    if errors:
+        raise PassError(errors[-1][1], errors[-1][0])

@@ -1,0 +1,45 @@
+"""Pass `hlo-dce`: removes hlo ops whose results are never used, in nested regions too."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+
+from .pass_base import Pass
+from .verify import fail_on_invalid_hlo
+
+# Ops without side effects that MLC may delete: every hlo op, and tensor.concat.
+def is_pure(op) -> bool:
+    return op.name.startswith("hlo.") or op.name == "tensor.concat"
+
+
+def _unused(op) -> bool:
+    return all(next(iter(r.uses), None) is None for r in op.results)
+
+
+def dead_code_elimination(root: ir.Operation) -> int:
+    removed = 0
+    for region in root.regions:
+        for block in region.blocks:
+            # Reverse order: a dead user goes first, which can make its operands dead too.
+            for op in reversed([o.operation for o in block.operations]):
+                removed += dead_code_elimination(op.operation)
+                if is_pure(op) and _unused(op):
+                    op.operation.erase()
+                    removed += 1
+    return removed
+
+
+@dataclass(frozen=True)
+class HloDce(Pass):
+    """Removes hlo ops (and tensor.concat) whose results are unused.
+
+    Expects and produces hlo with func/scf/tensor. Upstream ops are left to upstream passes.
+    """
+
+    name = "hlo-dce"
+
+    def run(self, module: ir.Operation) -> None:
+        fail_on_invalid_hlo(module)
+        dead_code_elimination(module)

@@ -1,0 +1,46 @@
+"""Pass `hlo-optimize`: the default graph pipeline, simplify -> fold -> cse -> dce, repeated
+until nothing changes (at most `max-iterations` rounds)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+
+from .hlo_cse import common_subexpressions
+from .hlo_dce import dead_code_elimination
+from .hlo_fold import fold_constants
+from .hlo_simplify import HloSimplify
+from .pass_base import Pass
+from .verify import fail_on_invalid_hlo
+
+
+@dataclass(frozen=True)
+class HloOptimize(Pass):
+    """hlo-simplify, hlo-fold, hlo-cse and hlo-dce to a fixed point (bounded).
+
+    Expects and produces hlo with func/scf/tensor. Options: max-iterations (default 8),
+    fast-math (passed to hlo-simplify), size-limit (passed to hlo-fold).
+    """
+
+    name = "hlo-optimize"
+    max_iterations: int = 8
+    fast_math: bool = False
+    size_limit: int = 1_000_000
+
+    def __post_init__(self):
+        if self.max_iterations < 1:
+            raise ValueError(f"option max-iterations must be >= 1, got {self.max_iterations}")
+        if self.size_limit < 0:
+            raise ValueError(f"option size-limit must be >= 0, got {self.size_limit}")
+
+    def run(self, module: ir.Operation) -> None:
+        fail_on_invalid_hlo(module)
+        simplify = HloSimplify(fast_math=self.fast_math)
+        for _ in range(self.max_iterations):
+            changes = simplify.rewrite(module)
+            changes += fold_constants(module, self.size_limit)
+            changes += common_subexpressions(module, {})
+            changes += dead_code_elimination(module)
+            if not changes:
+                return

@@ -1,0 +1,35 @@
+"""Pass `hlo-simplify`: XLA's algebraic simplifier for the hlo dialect.
+
+The patterns live in `simplify/` by op family; each states its rewrite in its docstring.
+Rewrites that change NaN, inf or -0.0 results run only with `fast-math`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+
+from . import simplify  # noqa: F401  (registers the patterns)
+from .pass_base import Pass
+from .patterns import SIMPLIFY_PATTERNS, PatternContext, apply_rewrite_patterns
+from .verify import fail_on_invalid_hlo
+
+
+@dataclass(frozen=True)
+class HloSimplify(Pass):
+    """Algebraic simplification of hlo ops (x*1 -> x, transpose of transpose, ...).
+
+    Expects and produces hlo (with func/scf/tensor around it). Invalid IR is reported and
+    left alone. Options: fast-math (also rewrite where NaN/inf/-0.0 results could change).
+    """
+
+    name = "hlo-simplify"
+    fast_math: bool = False
+
+    def run(self, module: ir.Operation) -> None:
+        self.rewrite(module)
+
+    def rewrite(self, module: ir.Operation) -> int:
+        fail_on_invalid_hlo(module)
+        return apply_rewrite_patterns(module, SIMPLIFY_PATTERNS, PatternContext(self.fast_math))

@@ -1,0 +1,151 @@
+"""Simplification of shape ops: identities removed, chains composed, constants spread."""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from ...dialects import hlo
+from ..patterns import attrs, pattern, producer, splat, splat_like
+
+
+def _same_type(op):
+    x = op.operands[0]
+    return [x] if x.type == op.result.type else None
+
+
+@pattern("hlo.transpose")
+def transpose_identity(op, ctx):
+    """hlo.transpose(x, permutation = identity) -> x"""
+    perm = attrs(op)["permutation"]
+    return [op.operands[0]] if perm == sorted(perm) else None
+
+
+@pattern("hlo.transpose")
+def transpose_transpose(op, ctx):
+    """hlo.transpose(hlo.transpose(x, p), q) -> hlo.transpose(x, p[q])   (x itself when p[q] is identity)"""
+    inner = producer(op.operands[0], "hlo.transpose")
+    if inner is None:
+        return None
+    p, q = attrs(inner)["permutation"], attrs(op)["permutation"]
+    composed = [p[i] for i in q]
+    x = inner.operands[0]
+    return [x] if composed == sorted(composed) else [hlo.transpose(x, composed)]
+
+
+@pattern("hlo.reshape")
+def reshape_same_shape(op, ctx):
+    """hlo.reshape(x) : T -> T  ->  x"""
+    return _same_type(op)
+
+
+@pattern("hlo.reshape")
+def reshape_reshape(op, ctx):
+    """hlo.reshape(hlo.reshape(x)) -> hlo.reshape(x)"""
+    inner = producer(op.operands[0], "hlo.reshape")
+    if inner is None:
+        return None
+    x = inner.operands[0]
+    shape = list(ir.RankedTensorType(op.result.type).shape)
+    return [x] if x.type == op.result.type else [hlo.reshape(x, shape)]
+
+
+@pattern("hlo.broadcast_in_dim")
+def broadcast_same_type(op, ctx):
+    """hlo.broadcast_in_dim(x, dims = 0..n-1) : T -> T  ->  x"""
+    dims = attrs(op)["broadcast_dimensions"]
+    return _same_type(op) if dims == list(range(len(dims))) else None
+
+
+@pattern("hlo.broadcast_in_dim")
+def broadcast_splat(op, ctx):
+    """hlo.broadcast_in_dim(splat c) -> splat c of the result shape"""
+    value = splat(op.operands[0])
+    return [splat_like(op.result.type, value)] if value is not None else None
+
+
+@pattern("hlo.broadcast_in_dim")
+def broadcast_broadcast(op, ctx):
+    """hlo.broadcast_in_dim(hlo.broadcast_in_dim(x, d1), d2) -> hlo.broadcast_in_dim(x, d2[d1])"""
+    inner = producer(op.operands[0], "hlo.broadcast_in_dim")
+    if inner is None:
+        return None
+    d1, d2 = attrs(inner)["broadcast_dimensions"], attrs(op)["broadcast_dimensions"]
+    x = inner.operands[0]
+    shape = list(ir.RankedTensorType(op.result.type).shape)
+    return [hlo.broadcast_in_dim(x, shape, [d2[d] for d in d1])]
+
+
+@pattern("hlo.slice")
+def slice_whole(op, ctx):
+    """hlo.slice(x) covering all of x with unit strides -> x"""
+    a = attrs(op)
+    x = op.operands[0]
+    whole = (a["start_indices"] == [0] * len(a["start_indices"])
+             and a["strides"] == [1] * len(a["strides"])
+             and a["limit_indices"] == list(ir.RankedTensorType(x.type).shape))
+    return [x] if whole else None
+
+
+@pattern("hlo.slice")
+def slice_slice(op, ctx):
+    """hlo.slice(hlo.slice(x, s1, l1, t1), s2, l2, t2) -> hlo.slice(x, s1 + s2*t1, ..., t1*t2)"""
+    inner = producer(op.operands[0], "hlo.slice")
+    if inner is None:
+        return None
+    a, b = attrs(inner), attrs(op)
+    starts = [s1 + s2 * t1 for s1, s2, t1 in zip(a["start_indices"], b["start_indices"], a["strides"])]
+    strides = [t1 * t2 for t1, t2 in zip(a["strides"], b["strides"])]
+    sizes = ir.RankedTensorType(op.result.type).shape
+    limits = [s + (n - 1) * t + 1 if n else s for s, n, t in zip(starts, sizes, strides)]
+    return [hlo.slice(inner.operands[0], starts, limits, strides)]
+
+
+@pattern("hlo.slice")
+def slice_of_concat(op, ctx):
+    """hlo.slice(tensor.concat(a, b, ...)) -> hlo.slice(a) when the slice lies within one operand"""
+    concat = producer(op.operands[0], "tensor.concat")
+    if concat is None:
+        return None
+    dim = ir.IntegerAttr(concat.attributes["dim"]).value
+    a = attrs(op)
+    lo, hi = a["start_indices"][dim], a["limit_indices"][dim]
+    offset = 0
+    for part in concat.operands:
+        size = ir.RankedTensorType(part.type).shape[dim]
+        if offset <= lo and hi <= offset + size:
+            starts, limits = list(a["start_indices"]), list(a["limit_indices"])
+            starts[dim], limits[dim] = lo - offset, hi - offset
+            return [hlo.slice(part, starts, limits, a["strides"])]
+        offset += size
+    return None
+
+
+@pattern("tensor.concat")
+def concat_single(op, ctx):
+    """tensor.concat(x) -> x"""
+    return [op.operands[0]] if len(op.operands) == 1 else None
+
+
+@pattern("hlo.reverse")
+def reverse_reverse(op, ctx):
+    """hlo.reverse(hlo.reverse(x, d), d) -> x"""
+    inner = producer(op.operands[0], "hlo.reverse")
+    if inner is None or sorted(attrs(inner)["dimensions"]) != sorted(attrs(op)["dimensions"]):
+        return None
+    return [inner.operands[0]]
+
+
+@pattern("hlo.reverse")
+def reverse_trivial(op, ctx):
+    """hlo.reverse(x, dims of size <= 1 only) -> x"""
+    shape = ir.RankedTensorType(op.result.type).shape
+    return [op.operands[0]] if all(shape[d] <= 1 for d in attrs(op)["dimensions"]) else None
+
+
+@pattern("hlo.pad")
+def pad_nothing(op, ctx):
+    """hlo.pad(x, v, low = 0, high = 0, interior = 0) -> x"""
+    a = attrs(op)
+    if any(a["edge_padding_low"]) or any(a["edge_padding_high"]) or any(a["interior_padding"]):
+        return None
+    return [op.operands[0]]
