@@ -1,0 +1,673 @@
+// One case per pattern where it fires, and cases where it must not. hlo-simplify leaves
+// ops it made dead for hlo-dce, so the CHECKs follow the returned values.
+// RUN: mlc-opt %s --split-input-file --hlo-simplify | FileCheck %s
+
+// x + -0.0 is x for every float, -0.0 included.
+// CHECK-LABEL: func @add_negative_zero
+// CHECK-NOT: hlo.add
+// CHECK: return %arg0
+func.func @add_negative_zero(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %z = "hlo.constant"() {value = dense<-0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.add"(%x, %z) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x + 0.0 is not x when x = -0.0: kept without fast-math.
+// CHECK-LABEL: func @add_positive_zero_kept
+// CHECK: hlo.add
+func.func @add_positive_zero_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %z = "hlo.constant"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.add"(%z, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x + 0 is x for integers.
+// CHECK-LABEL: func @add_zero_integer
+// CHECK-NOT: hlo.add
+// CHECK: return %arg0
+func.func @add_zero_integer(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %z = "hlo.constant"() {value = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = "hlo.add"(%x, %z) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// x - 0 is x.
+// CHECK-LABEL: func @subtract_zero
+// CHECK-NOT: hlo.subtract
+// CHECK: return %arg0
+func.func @subtract_zero(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %z = "hlo.constant"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.subtract"(%x, %z) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x * 1 is x (either side).
+// CHECK-LABEL: func @multiply_one
+// CHECK-NOT: hlo.multiply
+// CHECK: return %arg0
+func.func @multiply_one(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = "hlo.constant"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.multiply"(%one, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x * 2 is not x.
+// CHECK-LABEL: func @multiply_two_kept
+// CHECK: hlo.multiply
+func.func @multiply_two_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %two = "hlo.constant"() {value = dense<2.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.multiply"(%x, %two) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x / 1 is x.
+// CHECK-LABEL: func @divide_one
+// CHECK-NOT: hlo.divide
+// CHECK: return %arg0
+func.func @divide_one(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = "hlo.constant"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.divide"(%x, %one) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x * 0 is 0 for integers.
+// CHECK-LABEL: func @multiply_zero_integer
+// CHECK-NOT: hlo.multiply
+// CHECK: %[[Z:.*]] = "hlo.constant"() {value = dense<0> : tensor<4xi32>}
+// CHECK-NOT: hlo.multiply
+// CHECK: return %{{[0-9]+}} : tensor<4xi32>
+func.func @multiply_zero_integer(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %z = "hlo.constant"() {value = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = "hlo.multiply"(%x, %z) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// x * 0.0 is NaN for x = inf: kept without fast-math.
+// CHECK-LABEL: func @multiply_zero_float_kept
+// CHECK: hlo.multiply
+func.func @multiply_zero_float_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %z = "hlo.constant"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.multiply"(%x, %z) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x - x is 0 for integers.
+// CHECK-LABEL: func @subtract_self_integer
+// CHECK-NOT: hlo.subtract
+// CHECK: dense<0> : tensor<4xi32>
+func.func @subtract_self_integer(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.subtract"(%x, %x) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// inf - inf is NaN: x - x is kept for floats.
+// CHECK-LABEL: func @subtract_self_float_kept
+// CHECK: hlo.subtract
+func.func @subtract_self_float_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.subtract"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// negate(negate(x)) is x.
+// CHECK-LABEL: func @negate_negate
+// CHECK: return %arg0
+func.func @negate_negate(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.negate"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.negate"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// not(not(x)) is x.
+// CHECK-LABEL: func @not_not
+// CHECK: return %arg0
+func.func @not_not(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.not"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  %1 = "hlo.not"(%0) : (tensor<4xi32>) -> tensor<4xi32>
+  return %1 : tensor<4xi32>
+}
+
+// -----
+
+// abs(abs(x)) is abs(x).
+// CHECK-LABEL: func @abs_abs
+// CHECK-COUNT-1: hlo.abs
+// CHECK-NOT: hlo.abs
+func.func @abs_abs(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.abs"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.abs"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// abs(-x) is abs(x).
+// CHECK-LABEL: func @abs_negate
+// CHECK: %[[A:.*]] = "hlo.abs"(%arg0)
+// CHECK: return %[[A]]
+func.func @abs_negate(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.negate"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.abs"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// maximum(x, x) is x.
+// CHECK-LABEL: func @maximum_self
+// CHECK-NOT: hlo.maximum
+// CHECK: return %arg0
+func.func @maximum_self(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.maximum"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// minimum(x, x) is x.
+// CHECK-LABEL: func @minimum_self
+// CHECK-NOT: hlo.minimum
+// CHECK: return %arg0
+func.func @minimum_self(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.minimum"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// and(x, x) is x.
+// CHECK-LABEL: func @and_self
+// CHECK-NOT: hlo.and
+// CHECK: return %arg0
+func.func @and_self(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.and"(%x, %x) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// or(x, x) is x.
+// CHECK-LABEL: func @or_self
+// CHECK-NOT: hlo.or
+// CHECK: return %arg0
+func.func @or_self(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.or"(%x, %x) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// max(x, y) with different operands stays.
+// CHECK-LABEL: func @maximum_different_kept
+// CHECK: hlo.maximum
+func.func @maximum_different_kept(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.maximum"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x ^ x is 0.
+// CHECK-LABEL: func @xor_self
+// CHECK-NOT: hlo.xor
+// CHECK: dense<0> : tensor<4xi32>
+func.func @xor_self(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.xor"(%x, %x) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// select(p, x, x) is x.
+// CHECK-LABEL: func @select_same_branches
+// CHECK-NOT: hlo.select
+// CHECK: return %arg1
+func.func @select_same_branches(%p: tensor<4xi1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.select"(%p, %x, %x) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// select(true, a, b) is a; select(false, a, b) is b.
+// CHECK-LABEL: func @select_constant_predicate
+// CHECK-NOT: hlo.select
+// CHECK: return %arg1, %arg0
+func.func @select_constant_predicate(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %t = "hlo.constant"() {value = dense<true> : tensor<4xi1>} : () -> tensor<4xi1>
+  %f = "hlo.constant"() {value = dense<false> : tensor<4xi1>} : () -> tensor<4xi1>
+  %0 = "hlo.select"(%t, %y, %x) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.select"(%f, %y, %x) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// select(p, a, b) stays when p is not constant.
+// CHECK-LABEL: func @select_unknown_predicate_kept
+// CHECK: hlo.select
+func.func @select_unknown_predicate_kept(%p: tensor<4xi1>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.select"(%p, %y, %x) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x == x is true and x < x is false, for integers.
+// CHECK-LABEL: func @compare_self_integer
+// CHECK-NOT: hlo.compare
+// CHECK-DAG: dense<true> : tensor<4xi1>
+// CHECK-DAG: dense<false> : tensor<4xi1>
+func.func @compare_self_integer(%x: tensor<4xi32>) -> (tensor<4xi1>, tensor<4xi1>) {
+  %0 = "hlo.compare"(%x, %x) {comparison_direction = "EQ"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %1 = "hlo.compare"(%x, %x) {comparison_direction = "LT"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// NaN == NaN is false: float self-compares stay.
+// CHECK-LABEL: func @compare_self_float_kept
+// CHECK: hlo.compare
+func.func @compare_self_float_kept(%x: tensor<4xf32>) -> tensor<4xi1> {
+  %0 = "hlo.compare"(%x, %x) {comparison_direction = "EQ"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// x ^ 2 is x * x.
+// CHECK-LABEL: func @power_two
+// CHECK-NOT: hlo.power
+// CHECK: "hlo.multiply"(%arg0, %arg0)
+func.func @power_two(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %two = "hlo.constant"() {value = dense<2.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.power"(%x, %two) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x ^ 1 is x.
+// CHECK-LABEL: func @power_one
+// CHECK-NOT: hlo.power
+// CHECK: return %arg0
+func.func @power_one(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = "hlo.constant"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.power"(%x, %one) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x ^ 0 is 1, NaN included.
+// CHECK-LABEL: func @power_zero
+// CHECK-NOT: hlo.power
+// CHECK: dense<1.000000e+00>
+func.func @power_zero(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = "hlo.constant"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.power"(%x, %zero) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x ^ 0.5 differs from sqrt(x) at -0.0 and -inf: kept without fast-math.
+// CHECK-LABEL: func @power_half_kept
+// CHECK: hlo.power
+// CHECK-NOT: hlo.sqrt
+func.func @power_half_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %half = "hlo.constant"() {value = dense<0.5> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.power"(%x, %half) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x / 4 is x * 0.25 (the reciprocal is exact).
+// CHECK-LABEL: func @divide_by_power_of_two
+// CHECK-NOT: hlo.divide
+// CHECK: dense<2.500000e-01>
+// CHECK: hlo.multiply
+func.func @divide_by_power_of_two(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %four = "hlo.constant"() {value = dense<4.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.divide"(%x, %four) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// 1/3 is not exact in binary: x / 3 stays.
+// CHECK-LABEL: func @divide_by_three_kept
+// CHECK: hlo.divide
+func.func @divide_by_three_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %three = "hlo.constant"() {value = dense<3.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "hlo.divide"(%x, %three) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// exp(x) * exp(y) stays without fast-math (overflow differs).
+// CHECK-LABEL: func @exp_times_exp_kept
+// CHECK: hlo.multiply
+func.func @exp_times_exp_kept(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %a = "hlo.exponential"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %b = "hlo.exponential"(%y) : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = "hlo.multiply"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// convert to the same type is a no-op.
+// CHECK-LABEL: func @convert_same_type
+// CHECK-NOT: hlo.convert
+// CHECK: return %arg0
+func.func @convert_same_type(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.convert"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// f32 -> f64 -> f16 is f32 -> f16: the first step loses nothing.
+// CHECK-LABEL: func @convert_convert_lossless
+// CHECK: %[[C:.*]] = "hlo.convert"(%arg0) : (tensor<4xf32>) -> tensor<4xf16>
+// CHECK-NOT: hlo.convert
+// CHECK: return %[[C]]
+func.func @convert_convert_lossless(%x: tensor<4xf32>) -> tensor<4xf16> {
+  %0 = "hlo.convert"(%x) : (tensor<4xf32>) -> tensor<4xf64>
+  %1 = "hlo.convert"(%0) : (tensor<4xf64>) -> tensor<4xf16>
+  return %1 : tensor<4xf16>
+}
+
+// -----
+
+// f32 -> i32 -> f32 truncates: both converts stay.
+// CHECK-LABEL: func @convert_convert_lossy_kept
+// CHECK-COUNT-2: hlo.convert
+func.func @convert_convert_lossy_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.convert"(%x) : (tensor<4xf32>) -> tensor<4xi32>
+  %1 = "hlo.convert"(%0) : (tensor<4xi32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// transpose with the identity permutation is x.
+// CHECK-LABEL: func @transpose_identity
+// CHECK-NOT: hlo.transpose
+// CHECK: return %arg0
+func.func @transpose_identity(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "hlo.transpose"(%x) {permutation = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// transposing back and forth is x.
+// CHECK-LABEL: func @transpose_transpose
+// CHECK: return %arg0
+func.func @transpose_transpose(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "hlo.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = "hlo.transpose"(%0) {permutation = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// two 3-d transposes compose into one.
+// CHECK-LABEL: func @transpose_transpose_composed
+// CHECK: "hlo.transpose"(%arg0) {permutation = array<i64: 2, 0, 1>}
+// CHECK-NOT: hlo.transpose
+func.func @transpose_transpose_composed(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = "hlo.transpose"(%x) {permutation = array<i64: 1, 2, 0>} : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
+  %1 = "hlo.transpose"(%0) {permutation = array<i64: 1, 2, 0>} : (tensor<3x4x2xf32>) -> tensor<4x2x3xf32>
+  return %1 : tensor<4x2x3xf32>
+}
+
+// -----
+
+// a reshape to the same shape is x.
+// CHECK-LABEL: func @reshape_same_shape
+// CHECK-NOT: hlo.reshape
+// CHECK: return %arg0
+func.func @reshape_same_shape(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "hlo.reshape"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// two reshapes are one.
+// CHECK-LABEL: func @reshape_reshape
+// CHECK: "hlo.reshape"(%arg0) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-NOT: hlo.reshape
+func.func @reshape_reshape(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = "hlo.reshape"(%x) : (tensor<2x3xf32>) -> tensor<6xf32>
+  %1 = "hlo.reshape"(%0) : (tensor<6xf32>) -> tensor<3x2xf32>
+  return %1 : tensor<3x2xf32>
+}
+
+// -----
+
+// broadcast_in_dim to the same type with identity dims is x.
+// CHECK-LABEL: func @broadcast_same_type
+// CHECK-NOT: hlo.broadcast_in_dim
+// CHECK: return %arg0
+func.func @broadcast_same_type(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "hlo.broadcast_in_dim"(%x) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// a broadcast splat constant is a bigger splat constant.
+// CHECK-LABEL: func @broadcast_splat
+// CHECK-NOT: hlo.broadcast_in_dim
+// CHECK: dense<3.000000e+00> : tensor<2x3xf32>
+func.func @broadcast_splat() -> tensor<2x3xf32> {
+  %s = "hlo.constant"() {value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "hlo.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// two broadcasts are one.
+// CHECK-LABEL: func @broadcast_broadcast
+// CHECK: "hlo.broadcast_in_dim"(%arg0) {broadcast_dimensions = array<i64: 2>} : (tensor<4xf32>) -> tensor<2x3x4xf32>
+// CHECK-NOT: hlo.broadcast_in_dim
+func.func @broadcast_broadcast(%x: tensor<4xf32>) -> tensor<2x3x4xf32> {
+  %0 = "hlo.broadcast_in_dim"(%x) {broadcast_dimensions = array<i64: 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
+  %1 = "hlo.broadcast_in_dim"(%0) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  return %1 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// a slice of everything is x.
+// CHECK-LABEL: func @slice_whole
+// CHECK-NOT: hlo.slice
+// CHECK: return %arg0
+func.func @slice_whole(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.slice"(%x) {start_indices = array<i64: 0>, limit_indices = array<i64: 4>, strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// a slice of a slice is one slice.
+// CHECK-LABEL: func @slice_slice
+// CHECK: "hlo.slice"(%arg0) {limit_indices = array<i64: 8>, start_indices = array<i64: 3>, strides = array<i64: 4>} : (tensor<10xf32>) -> tensor<2xf32>
+// CHECK-NOT: hlo.slice
+func.func @slice_slice(%x: tensor<10xf32>) -> tensor<2xf32> {
+  %0 = "hlo.slice"(%x) {start_indices = array<i64: 1>, limit_indices = array<i64: 9>, strides = array<i64: 2>} : (tensor<10xf32>) -> tensor<4xf32>
+  %1 = "hlo.slice"(%0) {start_indices = array<i64: 1>, limit_indices = array<i64: 4>, strides = array<i64: 2>} : (tensor<4xf32>) -> tensor<2xf32>
+  return %1 : tensor<2xf32>
+}
+
+// -----
+
+// a slice inside the second concatenated operand slices that operand.
+// CHECK-LABEL: func @slice_of_concat
+// CHECK-NOT: tensor.concat
+// CHECK: "hlo.slice"(%arg1) {limit_indices = array<i64: 3>, start_indices = array<i64: 1>, strides = array<i64: 1>}
+func.func @slice_of_concat(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<2xf32> {
+  %c = tensor.concat dim(0) %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  %0 = "hlo.slice"(%c) {start_indices = array<i64: 5>, limit_indices = array<i64: 7>, strides = array<i64: 1>} : (tensor<8xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// a slice across both operands stays.
+// CHECK-LABEL: func @slice_across_concat_kept
+// CHECK: tensor.concat
+// CHECK: hlo.slice
+func.func @slice_across_concat_kept(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<2xf32> {
+  %c = tensor.concat dim(0) %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  %0 = "hlo.slice"(%c) {start_indices = array<i64: 3>, limit_indices = array<i64: 5>, strides = array<i64: 1>} : (tensor<8xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// concatenating one operand is that operand.
+// CHECK-LABEL: func @concat_single
+// CHECK-NOT: tensor.concat
+// CHECK: return %arg0
+func.func @concat_single(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tensor.concat dim(0) %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// reversing twice is x.
+// CHECK-LABEL: func @reverse_reverse
+// CHECK: return %arg0
+func.func @reverse_reverse(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.reverse"(%x) {dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.reverse"(%0) {dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// reversing a size-1 dimension is x.
+// CHECK-LABEL: func @reverse_trivial
+// CHECK-NOT: hlo.reverse
+// CHECK: return %arg0
+func.func @reverse_trivial(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %0 = "hlo.reverse"(%x) {dimensions = array<i64: 0>} : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+// padding by nothing is x.
+// CHECK-LABEL: func @pad_nothing
+// CHECK-NOT: hlo.pad
+// CHECK: return %arg0
+func.func @pad_nothing(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %z = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "hlo.pad"(%x, %z) {edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// a max-reduction over no dimensions with init -inf is x.
+// CHECK-LABEL: func @reduce_no_dimensions
+// CHECK-NOT: hlo.reduce
+// CHECK: return %arg0
+func.func @reduce_no_dimensions(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %ninf = "hlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %0 = "hlo.reduce"(%x, %ninf) {dimensions = array<i64>, kind = "max"} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// init 1 is not the identity of add: kept.
+// CHECK-LABEL: func @reduce_no_dimensions_non_identity_kept
+// CHECK: hlo.reduce
+func.func @reduce_no_dimensions_non_identity_kept(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = "hlo.constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "hlo.reduce"(%x, %one) {dimensions = array<i64>, kind = "add"} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// max over the dimension a broadcast added is the broadcast's operand.
+// CHECK-LABEL: func @reduce_of_broadcast_max
+// CHECK-NOT: hlo.reduce
+// CHECK: return %arg0
+func.func @reduce_of_broadcast_max(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %ninf = "hlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %b = "hlo.broadcast_in_dim"(%x) {broadcast_dimensions = array<i64: 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
+  %0 = "hlo.reduce"(%b, %ninf) {dimensions = array<i64: 0>, kind = "max"} : (tensor<3x4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// an integer sum over a broadcast dimension of size 3 is x * 3.
+// CHECK-LABEL: func @reduce_of_broadcast_add_integer
+// CHECK-NOT: hlo.reduce
+// CHECK: dense<3> : tensor<4xi32>
+// CHECK: hlo.multiply
+func.func @reduce_of_broadcast_add_integer(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %z = "hlo.constant"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %b = "hlo.broadcast_in_dim"(%x) {broadcast_dimensions = array<i64: 1>} : (tensor<4xi32>) -> tensor<3x4xi32>
+  %0 = "hlo.reduce"(%b, %z) {dimensions = array<i64: 0>, kind = "add"} : (tensor<3x4xi32>, tensor<i32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// a dot over a size-1 contracting dimension is an outer product.
+// CHECK-LABEL: func @dot_unit_contraction
+// CHECK-NOT: hlo.dot_general
+// CHECK: hlo.broadcast_in_dim
+// CHECK: hlo.multiply
+func.func @dot_unit_contraction(%x: tensor<3x1xf32>, %y: tensor<1x4xf32>) -> tensor<3x4xf32> {
+  %0 = "hlo.dot_general"(%x, %y) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<3x1xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// a dot over a real contracting dimension stays.
+// CHECK-LABEL: func @dot_real_contraction_kept
+// CHECK: hlo.dot_general
+func.func @dot_real_contraction_kept(%x: tensor<3x2xf32>, %y: tensor<2x4xf32>) -> tensor<3x4xf32> {
+  %0 = "hlo.dot_general"(%x, %y) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
