@@ -17,6 +17,7 @@ _REGISTRY: dict[str, str] = {
     "hlo-cse": "mlc.transforms.hlo_cse:HloCse",
     "hlo-dce": "mlc.transforms.hlo_dce:HloDce",
     "hlo-optimize": "mlc.transforms.hlo_optimize:HloOptimize",
+    "hlo-fuse": "mlc.transforms.hlo_fuse:HloFuse",
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",

@@ -1,0 +1,211 @@
+"""Pass `hlo-fuse`: XLA-style fusion. Groups of hlo ops become one kernel each.
+
+A fusion is an outlined private function (XLA's fused computation) tagged
+`hlo.fusion_kind = "loop" | "input" | "output"` and called with `func.call`:
+
+    %r = func.call @main_fusion_0(%x, %y, %z) : (...) -> tensor<f32>
+    func.func private @main_fusion_0(...) attributes {hlo.fusion_kind = "input"} { ... }
+
+Rules (each a function below): ops are visited from the last to the first; a consumer's
+group absorbs a producer when that is legal and profitable:
+- `fusible_producer`: elementwise ops, broadcast_in_dim, iota, constants, reshape,
+  transpose, slice and reverse fuse into their consumers;
+- `all_users_inside`: a producer joins a group only when every user of it is in the group,
+  so no producer (expensive or not) is ever computed twice and no cycle can form (the
+  group's only result is its root's);
+- `cheap_to_duplicate`: constants, iota and broadcasts of a 0-d value are the exception:
+  they are copied into each consumer group, as XLA does, since re-computing them is free;
+- `kind_of`: a group rooted at a reduce is an "input" fusion (its elementwise producers
+  run inside the reduction loop), a group with a dot_general/convolution is an "output"
+  fusion (the contraction with its elementwise epilogue), any other is a "loop" fusion;
+- `max-size` caps a group's op count, bounding compile time.
+Ops the pass does not know (gather, scatter, sort, pad, ...) and ops inside scf regions
+are never fused.
+
+Lowering (`mlc-lower-to-llvm`): after hlo-to-linalg, linalg's elementwise fusion runs
+inside each function, which turns every loop/input fusion into one linalg.generic; the
+fusion functions are then inlined, so their values never become buffers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlir import ir
+from mlir.dialects import func
+
+from ..dialects.hlo.ops import OPS
+from .pass_base import Pass
+from .verify import fail_on_invalid_hlo
+
+FUSION_KIND = "hlo.fusion_kind"
+_ELEMENTWISE_FAMILIES = {"elementwise-unary", "elementwise-binary", "predicate", "compare", "select",
+                         "clamp", "convert", "bitcast", "constant"}
+_MOVEMENT = {"hlo.broadcast_in_dim", "hlo.reshape", "hlo.transpose", "hlo.slice", "hlo.reverse"}
+_ROOTS = {"hlo.reduce": "input", "hlo.dot_general": "output", "hlo.convolution": "output"}
+
+
+def _family(op) -> str | None:
+    opdef = OPS.get(op.name.removeprefix("hlo."))
+    return opdef.family if opdef and op.name.startswith("hlo.") else None
+
+
+def fusible_producer(op) -> bool:
+    """Elementwise ops, constants/iota and data movement fuse into their consumers."""
+    return _family(op) in _ELEMENTWISE_FAMILIES or op.name in _MOVEMENT
+
+
+def fusible_root(op) -> bool:
+    """What may start a group: anything a producer may be, plus reductions and contractions."""
+    return fusible_producer(op) or op.name in _ROOTS
+
+
+def cheap_to_duplicate(op) -> bool:
+    """Constants, iota and broadcasts of a 0-d value cost nothing to recompute per consumer."""
+    if op.name in ("hlo.constant", "hlo.iota"):
+        return True
+    return (op.name == "hlo.broadcast_in_dim"
+            and ir.RankedTensorType(op.operands[0].type).rank == 0)
+
+
+def all_users_inside(op, members: set) -> bool:
+    return all(use.owner in members for r in op.results for use in r.uses)
+
+
+def kind_of(ops) -> str:
+    names = {op.name for op in ops}
+    for root, kind in _ROOTS.items():
+        if root in names:
+            return kind
+    return "loop"
+
+
+@dataclass
+class Group:
+    root: object
+    members: list = field(default_factory=list)   # program order, root last
+    copies: list = field(default_factory=list)     # cheap ops duplicated into the group
+
+    def ops(self):
+        return self.copies + self.members
+
+
+def _operand_producers(op):
+    for value in op.operands:
+        owner = value.owner
+        if isinstance(owner, (ir.OpView, ir.Operation)):
+            yield owner.operation
+
+
+def form_groups(block: ir.Block, max_size: int) -> list[Group]:
+    ops = [o.operation for o in block.operations]
+    assigned: set = set()
+    groups: list[Group] = []
+    for op in reversed(ops):
+        if op in assigned or not fusible_root(op) or len(op.regions):
+            continue
+        group = Group(op, [op])
+        members = {op}
+        assigned.add(op)
+        frontier = [op]
+        while frontier and len(members) < max_size:
+            consumer = frontier.pop()
+            for producer in _operand_producers(consumer):
+                if producer in members or producer in assigned or producer.parent != op.parent:
+                    continue
+                if not fusible_producer(producer):
+                    continue
+                if all_users_inside(producer, members):
+                    members.add(producer)
+                    assigned.add(producer)
+                    frontier.append(producer)
+                elif cheap_to_duplicate(producer) and producer not in group.copies:
+                    group.copies.append(producer)
+        group.members = [o for o in ops if o in members]
+        if len(group.members) + len(group.copies) >= 2:  # one op alone is no fusion
+            groups.append(group)
+    return groups
+
+
+@dataclass(frozen=True)
+class HloFuse(Pass):
+    """Groups hlo ops into fusions (outlined functions tagged loop/input/output).
+
+    Expects hlo in func.func bodies. Produces: the same, with each fusion moved into a
+    private func.func (attribute hlo.fusion_kind) called by func.call. Option: max-size,
+    the most ops a fusion may hold (default 64).
+    """
+
+    name = "hlo-fuse"
+    max_size: int = 64
+
+    def __post_init__(self):
+        if self.max_size < 2:
+            raise ValueError(f"option max-size must be >= 2, got {self.max_size}")
+
+    def run(self, module: ir.Operation) -> None:
+        fail_on_invalid_hlo(module)
+        fuse_module(module, self.max_size)
+
+
+def fuse_module(module: ir.Operation, max_size: int = 64) -> list[dict]:
+    """Fuses every public or private non-fusion function; returns a description per fusion."""
+    module_block = module.regions[0].blocks[0]
+    fusions = []
+    functions = [o for o in module_block.operations if o.operation.name == "func.func"
+                 and FUSION_KIND not in o.operation.attributes and len(o.regions[0].blocks)]
+    for fn in functions:
+        function_name = ir.StringAttr(fn.attributes["sym_name"]).value
+        block = fn.regions[0].blocks[0]
+        for index, group in enumerate(form_groups(block, max_size)):
+            fusions.append(_outline_group(group, function_name, index, fn))
+    return fusions
+
+
+def _outline_group(group: Group, function_name: str, index: int, caller) -> dict:
+    inside = set(group.members)
+    copies = set(group.copies)
+    inputs: list[ir.Value] = []
+    for op in group.ops():
+        for value in op.operands:
+            owner = value.owner
+            owner_op = owner.operation if isinstance(owner, (ir.OpView, ir.Operation)) else None
+            if owner_op in inside or owner_op in copies:
+                continue
+            if value not in inputs:
+                inputs.append(value)
+    root = group.root
+    name = f"{function_name}_fusion_{index}"
+    kind = kind_of(group.members)
+    result_types = [r.type for r in root.results]
+    with root.location:
+        # The call takes the root's place; the function goes after the caller.
+        with ir.InsertionPoint(root):
+            call = func.CallOp(result_types, ir.FlatSymbolRefAttr.get(name), inputs)
+        with ir.InsertionPoint.after(caller):
+            fn = func.FuncOp(name, ([v.type for v in inputs], result_types), visibility="private")
+        fn.attributes[FUSION_KIND] = ir.StringAttr.get(kind)
+        body = fn.add_entry_block()
+        for old, new in zip(root.results, call.results):
+            old.replace_all_uses_with(new)
+        with ir.InsertionPoint(body):
+            ret = func.ReturnOp(list(root.results))
+    clones = {}
+    for copy in group.copies:
+        clones[copy] = copy.clone(ip=ir.InsertionPoint(ret))
+    for op in group.members:
+        op.move_before(ret)
+    moved = list(group.members) + list(clones.values())
+    remap = {v: a for v, a in zip(inputs, body.arguments)}
+    for copy, clone in clones.items():
+        for r_old, r_new in zip(copy.results, clone.results):
+            remap[r_old] = r_new
+    for op in moved:
+        for i, operand in enumerate(op.operands):
+            if operand in remap:
+                op.operands[i] = remap[operand]
+    for copy in group.copies:  # a copied op the caller no longer uses is dead there
+        if all(next(iter(r.uses), None) is None for r in copy.results):
+            copy.erase()
+    return {"name": name, "kind": kind, "ops": [op.name for op in moved],
+            "inputs": [str(v.type) for v in inputs], "outputs": [str(t) for t in result_types]}
