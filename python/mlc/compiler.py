@@ -45,19 +45,19 @@ def run_passes(module: ir.Module, passes, source_name: str = "<input>",
 
 
 def lower(module: ir.Module, stage: str = "llvm", source_name: str = "<input>",
-          opt_level: int = 2) -> ir.Module:
+          opt_level: int = 2, fusion: bool = True) -> ir.Module:
     """Runs the compile pipeline on `module` in place up to `stage`."""
-    return run_passes(module, passes_until(stage, opt_level), source_name)
+    return run_passes(module, passes_until(stage, opt_level, fusion), source_name)
 
 
 def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A001 - jax's name
-            source_name: str = "<input>") -> Executable:
+            source_name: str = "<input>", fusion: bool = True) -> Executable:
     """Compiles the hlo function `entry` of a module to native code.
 
     `module_or_text` is MLIR text or an ir.Module (which is lowered in place). The result
     is called with numpy arrays and returns numpy arrays (a tuple for several results).
     opt_level 0 runs no graph optimization and LLVM -O0; 1..3 run hlo-optimize and set
-    LLVM's level.
+    LLVM's level. fusion=False compiles every op as its own kernel (no hlo-fuse).
     """
     if isinstance(module_or_text, str):
         module = parse_module(module_or_text, make_context(), source_name)
@@ -68,5 +68,5 @@ def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A0
     if not 0 <= opt_level <= 3:
         raise ValueError(f"opt_level must be 0..3, got {opt_level}")
     inputs, outputs = entry_signature(module, entry)
-    lower(module, "llvm", source_name, opt_level)
+    lower(module, "llvm", source_name, opt_level, fusion)
     return Executable(module, entry, inputs, outputs, opt_level=opt_level)

@@ -1,4 +1,5 @@
-"""The compile pipeline as named stages: hlo -> hlo-optimized -> linalg -> llvm.
+"""The compile pipeline as named stages: hlo -> hlo-optimized -> hlo-fused -> linalg ->
+buffers -> llvm.
 
 Each stage is a list of passes from the registry; the IR after any stage can be emitted
 (`mlc-opt --emit=<stage>`, `compile(..., stage=...)`), and every stage boundary is
@@ -12,8 +13,9 @@ from dataclasses import dataclass
 from mlir import ir, passmanager
 
 from .conversion.hlo_to_linalg import HloToLinalg
-from .conversion.lower_to_llvm import LowerToLLVM
+from .conversion.lower_to_llvm import Bufferize, BuffersToLLVM
 from .transforms.pass_base import Pass
+from .transforms.hlo_fuse import HloFuse
 from .transforms.hlo_optimize import HloOptimize
 from .transforms.verify import HloVerify
 
@@ -25,14 +27,19 @@ class Stage:
     passes: tuple[Pass, ...]
 
 
-def stages(opt_level: int = 2) -> list[Stage]:
-    """opt_level 0 skips the graph optimizations (the hlo-optimized stage is empty)."""
+def stages(opt_level: int = 2, fusion: bool = True) -> list[Stage]:
+    """opt_level 0 skips the graph optimizations (the hlo-optimized stage is empty);
+    fusion=False skips hlo-fuse and kernel merging, so every op is its own loop nest."""
     return [
         Stage("hlo", "the input, verified", (HloVerify(),)),
         Stage("hlo-optimized", "after hlo-optimize (simplify, fold, cse, dce)",
               (HloOptimize(),) if opt_level > 0 else ()),
+        Stage("hlo-fused", "after hlo-fuse: fusions outlined into private functions",
+              (HloFuse(),) if fusion else ()),
         Stage("linalg", "linalg/tensor/arith/math on tensors", (HloToLinalg(),)),
-        Stage("llvm", "the LLVM dialect, destination-passing style", (LowerToLLVM(),)),
+        Stage("buffers", "kernels fused and bufferized: memrefs, destination-passing style",
+              (Bufferize(fuse=fusion),)),
+        Stage("llvm", "the LLVM dialect", (BuffersToLLVM(),)),
     ]
 
 
@@ -49,12 +56,12 @@ def pass_manager(passes, context: ir.Context, print_ir_after_all: bool = False
     return pm
 
 
-def passes_until(stage: str, opt_level: int = 2) -> list[Pass]:
+def passes_until(stage: str, opt_level: int = 2, fusion: bool = True) -> list[Pass]:
     """Every pass from the input up to and including `stage`."""
     if stage not in STAGE_NAMES:
         raise ValueError(f"unknown stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
     result: list[Pass] = []
-    for s in stages(opt_level):
+    for s in stages(opt_level, fusion):
         result += s.passes
         if s.name == stage:
             return result

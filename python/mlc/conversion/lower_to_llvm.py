@@ -14,9 +14,12 @@ from .bool_to_byte import BoolToByte
 from .readonly_arguments import ReadonlyArguments
 from .signless import Signless
 
+# Inside each function, and so inside each fusion function hlo-fuse made: merge
+# producer/consumer linalg.generics so a loop or input fusion becomes one loop nest.
+_FUSE_KERNELS = "func.func(linalg-fuse-elementwise-ops)"
+# Fusion functions are inlined before bufferization, so their values never become buffers.
+_INLINE_FUSIONS = "inline,symbol-dce"
 _BUFFERIZE = [
-    # Merge producer/consumer linalg.generics so elementwise chains are one loop nest.
-    "func.func(linalg-fuse-elementwise-ops)",
     # Tensors -> memrefs across function boundaries; loops may yield fresh buffers (scf.while).
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion="
     "identity-layout-map allow-return-allocs-from-loops}",
@@ -45,16 +48,43 @@ _TO_LLVM = [
 
 
 @dataclass(frozen=True)
+class Bufferize(PassPipeline):
+    """Fuses kernels (with fuse), inlines fusion functions and bufferizes: tensors -> memrefs.
+
+    The first half of mlc-lower-to-llvm; its output is the `buffers` stage.
+    """
+
+    name = "mlc-bufferize"
+    fuse: bool = True
+
+    def passes(self) -> list[Pass]:
+        kernels = [UpstreamPasses(_FUSE_KERNELS)] if self.fuse else []
+        return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), ReadonlyArguments(), BoolToByte(),
+                UpstreamPasses(",".join(_BUFFERIZE)), BoolToByte()]
+
+
+@dataclass(frozen=True)
+class BuffersToLLVM(PassPipeline):
+    """Lowers bufferized linalg through loops to the LLVM dialect (mlc-lower-to-llvm's second half)."""
+
+    name = "mlc-buffers-to-llvm"
+
+    def passes(self) -> list[Pass]:
+        return [UpstreamPasses(",".join(_TO_LLVM))]
+
+
+@dataclass(frozen=True)
 class LowerToLLVM(PassPipeline):
     """Bufferizes linalg on tensors and lowers it through loops to the LLVM dialect.
 
     Expects: linalg/tensor/arith/math/scf/func on tensors (the output of hlo-to-linalg).
     Produces: the llvm dialect only; public functions take their results as out-params
-    and carry `llvm.emit_c_interface`.
+    and carry `llvm.emit_c_interface`. Option fuse (default true): merge elementwise
+    kernels inside each function (each fusion hlo-fuse outlined becomes one loop nest).
     """
 
     name = "mlc-lower-to-llvm"
+    fuse: bool = True
 
     def passes(self) -> list[Pass]:
-        return [Signless(), ReadonlyArguments(), BoolToByte(), UpstreamPasses(",".join(_BUFFERIZE)),
-                BoolToByte(), UpstreamPasses(",".join(_TO_LLVM))]
+        return [Bufferize(fuse=self.fuse), BuffersToLLVM()]

@@ -29,6 +29,7 @@ from ..compiler import compile as compile_module
 from ..compiler import lower as lower_module
 from ..context import make_context
 from ..diagnostics import parse_module
+from ..pipelines import STAGE_NAMES
 from ..runtime.executable import Executable
 from . import methods as _methods  # noqa: F401  (binds Tracer operators)
 from .core import DEFAULT_FLOAT, DEFAULT_INT, asarray, element_type
@@ -37,7 +38,7 @@ from .tracing import TraceContext, Tracer, tracing
 
 log = logging.getLogger("mlc")
 CacheInfo = namedtuple("CacheInfo", ["hits", "misses", "size"])
-STAGES = ("hlo", "hlo-optimized", "linalg", "llvm")
+STAGES = tuple(STAGE_NAMES)
 
 
 def _leaf_spec(x) -> tuple:
@@ -58,9 +59,11 @@ def _leaf_spec(x) -> tuple:
 class Lowered:
     """A traced function as an hlo module, not yet compiled."""
 
-    def __init__(self, hlo_text: str, name: str, in_specs, out_structure, out_weak, opt_level: int = 2):
+    def __init__(self, hlo_text: str, name: str, in_specs, out_structure, out_weak, opt_level: int = 2,
+                 fusion: bool = True):
         self.hlo_text = hlo_text  # with locations: diagnostics point at the user's lines
         self.opt_level = opt_level
+        self.fusion = fusion
         self.name = name
         self.in_specs = in_specs
         self.out_structure = out_structure
@@ -72,7 +75,7 @@ class Lowered:
             raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
         module = parse_module(self.hlo_text, make_context(), self.name)
         if stage != "hlo":
-            lower_module(module, stage, self.name, self.opt_level)
+            lower_module(module, stage, self.name, self.opt_level, self.fusion)
         return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compiler_ir(self) -> str:
@@ -80,7 +83,7 @@ class Lowered:
 
     def compile(self) -> "Compiled":
         executable = compile_module(self.hlo_text, entry="main", source_name=self.name,
-                                    opt_level=self.opt_level)
+                                    opt_level=self.opt_level, fusion=self.fusion)
         return Compiled(self, executable)
 
 
@@ -94,6 +97,27 @@ class Compiled:
 
     def as_text(self, stage: str = "llvm") -> str:
         return self.lowered.as_text(stage)
+
+    def _buffers(self):
+        from ..analysis import analyze
+        if getattr(self, "_analysis", None) is None:
+            module = parse_module(self.lowered.hlo_text, make_context(), self.lowered.name)
+            lower_module(module, "buffers", self.lowered.name, self.lowered.opt_level, self.lowered.fusion)
+            self._analysis = analyze(module)
+        return self._analysis
+
+    def cost_analysis(self) -> dict:
+        """kernels (loop nests), flops, bytes read and written, temporary buffer bytes."""
+        a = self._buffers()
+        return {k: a[k] for k in ("kernels", "flops", "bytes_read", "bytes_written", "temp_bytes")}
+
+    def memory_analysis(self) -> dict:
+        """argument, output and temporary buffer sizes in bytes, as JAX's memory_analysis."""
+        def size(specs):
+            return sum(int(np.prod(s.shape, dtype=np.int64)) * s.dtype.itemsize for s in specs)
+        return {"argument_size_in_bytes": size(self.executable.inputs),
+                "output_size_in_bytes": size(self.executable.outputs),
+                "temp_size_in_bytes": self._buffers()["temp_bytes"]}
 
     def call_arrays(self, arrays):
         """The fast path: positional numpy arrays, exactly the compiled signature's."""
@@ -119,11 +143,13 @@ class Compiled:
 class Jitted:
     """The function `mlc.jit` returns."""
 
-    def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), opt_level: int = 2):
+    def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), opt_level: int = 2,
+                 fusion: bool = True):
         if not 0 <= opt_level <= 3:
             raise ValueError(f"opt_level must be 0..3, got {opt_level}")
         self.fun = fun
         self.opt_level = opt_level
+        self.fusion = fusion
         functools.update_wrapper(self, fun)
         self.signature = inspect.signature(fun)
         static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
@@ -190,7 +216,7 @@ class Jitted:
                     return [t.value for t in out_tracers]
             text = module.operation.get_asm(enable_debug_info=True)
             return Lowered(text, self._source_name(), specs, outputs["structure"], outputs["weak"],
-                           self.opt_level)
+                           self.opt_level, self.fusion)
 
     def _source_name(self) -> str:
         try:
@@ -284,11 +310,13 @@ def _describe_change(old, new) -> str:
     return "; ".join(parts) or "the signature changed"
 
 
-def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(), opt_level: int = 2):
+def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(), opt_level: int = 2,
+        fusion: bool = True):
     """Compiles `fun` per signature; usable as `@jit` or `@jit(static_argnums=...)`.
-    opt_level 0 turns the graph optimizations (hlo-optimize) and LLVM's off."""
+    opt_level 0 turns the graph optimizations (hlo-optimize) and LLVM's off; fusion=False
+    compiles every op as its own kernel."""
     if fun is None:
-        return lambda f: Jitted(f, static_argnums, static_argnames, opt_level)
+        return lambda f: Jitted(f, static_argnums, static_argnames, opt_level, fusion)
     if not callable(fun):
         raise TypeError(f"jit expects a function, got {type(fun).__name__}")
-    return Jitted(fun, static_argnums, static_argnames, opt_level)
+    return Jitted(fun, static_argnums, static_argnames, opt_level, fusion)

@@ -21,6 +21,7 @@ from ..diagnostics import CompileError, parse_module
 from ..passes import get_pass_class, pass_names
 from ..pipeline_parser import PipelineError, check_upstream, make_pass, parse_options, parse_pipeline
 from ..pipelines import STAGE_NAMES, passes_until, stages
+from ..transforms.fusion_report import dot_graph, report_text
 from ..transforms.pass_base import UpstreamPasses
 
 SPLIT_MARKER = "// -----"
@@ -39,6 +40,12 @@ def _argument_parser() -> argparse.ArgumentParser:
                         help="run the compile pipeline up to this stage and print its IR")
     parser.add_argument("-O", dest="opt_level", type=int, default=2, choices=range(4),
                         help="with --emit: 0 runs no graph optimization (default 2)")
+    parser.add_argument("--no-fusion", action="store_true",
+                        help="with --emit: no hlo-fuse, every op its own kernel")
+    parser.add_argument("--fusion-report", action="store_true",
+                        help="after the passes, print each fusion (kind, ops, inputs, outputs, bytes)")
+    parser.add_argument("--fusion-dot", metavar="FILE",
+                        help="after the passes, write a Graphviz picture with one cluster per fusion")
     parser.add_argument("--split-input-file", action="store_true",
                         help=f"process each chunk between '{SPLIT_MARKER}' lines separately")
     parser.add_argument("--mlir-print-ir-after-all", action="store_true",
@@ -92,9 +99,16 @@ def _chunks(text: str, split: bool) -> list[str]:
     return chunks
 
 
-def _process(chunk: str, source_name: str, passes, print_ir: bool) -> str:
+def _process(chunk: str, source_name: str, passes, print_ir: bool, args) -> str:
     module = parse_module(chunk, make_context(), source_name)
-    return str(run_passes(module, passes, source_name, print_ir))
+    run_passes(module, passes, source_name, print_ir)
+    if args.fusion_dot:
+        with open(args.fusion_dot, "w") as f:
+            f.write(dot_graph(module))
+    text = str(module)
+    if args.fusion_report:
+        text += report_text(module)
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             passes = [_pass_from_flag(f, context) for f in pass_flags]
         if args.emit:
-            passes = passes + passes_until(args.emit, args.opt_level)
+            passes = passes + passes_until(args.emit, args.opt_level, not args.no_fusion)
     except PipelineError as e:
         parser.print_usage(sys.stderr)
         print(f"mlc-opt: error: {e}", file=sys.stderr)
@@ -128,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     outputs, failed = [], False
     for chunk in _chunks(text, args.split_input_file):
         try:
-            outputs.append(_process(chunk, source_name, passes, args.mlir_print_ir_after_all))
+            outputs.append(_process(chunk, source_name, passes, args.mlir_print_ir_after_all, args))
         except CompileError as e:
             print(e, file=sys.stderr)
             failed = True

@@ -13,8 +13,12 @@ group absorbs a producer when that is legal and profitable:
 - `all_users_inside`: a producer joins a group only when every user of it is in the group,
   so no producer (expensive or not) is ever computed twice and no cycle can form (the
   group's only result is its root's);
+- `expensive_with_several_users`: exp, log, tanh, divide... with two or more users stay
+  outside (kernel merging would compute them once per user);
 - `cheap_to_duplicate`: constants, iota and broadcasts of a 0-d value are the exception:
   they are copied into each consumer group, as XLA does, since re-computing them is free;
+- a dot_general or convolution joins its elementwise consumers' group (at most one
+  reduction or contraction per fusion);
 - `kind_of`: a group rooted at a reduce is an "input" fusion (its elementwise producers
   run inside the reduction loop), a group with a dot_general/convolution is an "output"
   fusion (the contraction with its elementwise epilogue), any other is a "loop" fusion;
@@ -58,6 +62,18 @@ def fusible_producer(op) -> bool:
 def fusible_root(op) -> bool:
     """What may start a group: anything a producer may be, plus reductions and contractions."""
     return fusible_producer(op) or op.name in _ROOTS
+
+
+_EXPENSIVE = {"hlo.exponential", "hlo.exponential_minus_one", "hlo.log", "hlo.log_plus_one",
+              "hlo.logistic", "hlo.tanh", "hlo.sqrt", "hlo.rsqrt", "hlo.cbrt", "hlo.power",
+              "hlo.sine", "hlo.cosine", "hlo.tan", "hlo.atan2", "hlo.divide", "hlo.remainder"}
+
+
+def expensive_with_several_users(op) -> bool:
+    """Kernel merging would recompute such a producer once per user: it stays a fusion
+    boundary (its result is materialized once) instead."""
+    uses = sum(1 for r in op.results for _ in r.uses)
+    return op.name in _EXPENSIVE and uses > 1
 
 
 def cheap_to_duplicate(op) -> bool:
@@ -113,7 +129,10 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
             for producer in _operand_producers(consumer):
                 if producer in members or producer in assigned or producer.parent != op.parent:
                     continue
-                if not fusible_producer(producer):
+                contraction = producer.name in ("hlo.dot_general", "hlo.convolution")
+                if contraction and any(m.name in _ROOTS for m in members):
+                    continue  # one reduction or contraction per fusion
+                if not (fusible_producer(producer) or contraction) or expensive_with_several_users(producer):
                     continue
                 if all_users_inside(producer, members):
                     members.add(producer)

@@ -1,0 +1,69 @@
+"""Cost and memory analysis of a compiled function, read off its bufferized IR (the
+`buffers` stage): kernels are linalg ops (each one loop nest), temporaries are the
+buffers allocated inside the function, reads/writes are each kernel's operand sizes."""
+
+from __future__ import annotations
+
+import math
+
+from mlir import ir
+
+_NOT_KERNELS = {"linalg.yield", "linalg.index"}
+
+
+def _bytes(t: ir.Type) -> int:
+    shaped = ir.ShapedType(t)
+    et = shaped.element_type
+    width = ir.FloatType(et).width if isinstance(et, ir.FloatType) else \
+        ir.IntegerType(et).width if isinstance(et, ir.IntegerType) else 64
+    return math.prod(shaped.shape) * max(width // 8, 1)
+
+
+def _loop_ranges(op) -> list[int]:
+    """A linalg.generic's loop sizes, from operand shapes through its indexing maps."""
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    ranges = [1] * maps[0].n_dims
+    for value, amap in zip(op.operands, maps):
+        shape = ir.ShapedType(value.type).shape if isinstance(value.type, ir.ShapedType) else []
+        for size, expr in zip(shape, amap.results):
+            if isinstance(expr, ir.AffineDimExpr):
+                ranges[expr.position] = max(ranges[expr.position], size)
+    return ranges
+
+
+def _flops(op) -> int:
+    if op.name != "linalg.generic":
+        return 0
+    body = op.regions[0].blocks[0]
+    per_iteration = sum(1 for inner in body.operations
+                        if inner.operation.name.split(".")[0] in ("arith", "math")
+                        and inner.operation.name != "arith.constant")
+    return per_iteration * math.prod(_loop_ranges(op))
+
+
+def analyze(module: ir.Module) -> dict:
+    result = {"kernels": 0, "flops": 0, "bytes_read": 0, "bytes_written": 0, "temp_bytes": 0}
+
+    def visit(op):
+        name = op.name
+        if name.startswith("linalg.") and name not in _NOT_KERNELS:
+            result["kernels"] += 1
+            result["flops"] += _flops(op)
+            segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])) \
+                if "operandSegmentSizes" in op.attributes else [len(op.operands) - 1, 1]
+            operands = list(op.operands)
+            for value in operands[:segments[0]]:
+                if isinstance(value.type, ir.ShapedType):
+                    result["bytes_read"] += _bytes(value.type)
+            for value in operands[segments[0]:]:
+                result["bytes_written"] += _bytes(value.type)
+        elif name in ("memref.alloc", "memref.alloca"):
+            result["temp_bytes"] += _bytes(op.results[0].type)
+        elif name == "memref.copy":
+            result["kernels"] += 1
+            result["bytes_read"] += _bytes(op.operands[0].type)
+            result["bytes_written"] += _bytes(op.operands[1].type)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return result

@@ -1,0 +1,112 @@
+// RUN: mlc-opt %s --split-input-file --hlo-fuse | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --hlo-fuse --fusion-report | FileCheck %s --check-prefix=REPORT
+// RUN: not mlc-opt %s --hlo-fuse=max-size=1 2>&1 | FileCheck %s --check-prefix=BADOPT
+
+// BADOPT: option max-size must be >= 2, got 1
+
+// The seed example: the multiply and add run inside the reduction ("input" fusion).
+// CHECK-LABEL: func @model_fn
+// CHECK-NEXT: %[[R:.*]] = call @model_fn_fusion_0(%arg0, %arg1, %arg2)
+// CHECK-NEXT: return %[[R]]
+// CHECK: func.func private @model_fn_fusion_0({{.*}}) -> tensor<f32> attributes {hlo.fusion_kind = "input"}
+// CHECK-NEXT: "hlo.multiply"
+// CHECK-NEXT: "hlo.add"
+// CHECK-NEXT: "hlo.constant"
+// CHECK-NEXT: "hlo.reduce"
+// REPORT: fusion model_fn_fusion_0 kind=input ops=[multiply, add, constant, reduce] inputs=3 outputs=1 bytes_read=96 bytes_written=4
+func.func @model_fn(%x: tensor<8xf32>, %y: tensor<8xf32>, %z: tensor<8xf32>) -> tensor<f32> {
+  %0 = "hlo.multiply"(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %1 = "hlo.add"(%0, %z) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %init = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %2 = "hlo.reduce"(%1, %init) {dimensions = array<i64: 0>, kind = "add"} : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+  return %2 : tensor<f32>
+}
+
+// -----
+
+// An elementwise chain with a broadcast and a transpose is one "loop" fusion.
+// CHECK-LABEL: func @loop_chain
+// CHECK-NEXT: call @loop_chain_fusion_0
+// CHECK: attributes {hlo.fusion_kind = "loop"}
+// CHECK: hlo.broadcast_in_dim
+// CHECK: hlo.transpose
+// CHECK: hlo.tanh
+// REPORT: fusion loop_chain_fusion_0 kind=loop ops=[broadcast_in_dim, add, transpose, tanh]
+func.func @loop_chain(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<3x2xf32> {
+  %0 = "hlo.broadcast_in_dim"(%b) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = "hlo.add"(%x, %0) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "hlo.transpose"(%1) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %3 = "hlo.tanh"(%2) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %3 : tensor<3x2xf32>
+}
+
+// -----
+
+// A matmul with its bias and relu epilogue is one "output" fusion.
+// CHECK-LABEL: func @dense_relu
+// CHECK: attributes {hlo.fusion_kind = "output"}
+// CHECK: hlo.dot_general
+// CHECK: hlo.add
+// CHECK: hlo.maximum
+func.func @dense_relu(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = "hlo.dot_general"(%x, %w) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = "hlo.add"(%0, %b) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %z = "hlo.constant"() {value = dense<0.0> : tensor<4x16xf32>} : () -> tensor<4x16xf32>
+  %2 = "hlo.maximum"(%1, %z) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %2 : tensor<4x16xf32>
+}
+
+// -----
+
+// exp with two users is never computed twice: it stays outside both consumers' fusions.
+// CHECK-LABEL: func @expensive_two_users
+// CHECK-NEXT: %[[E:.*]] = "hlo.exponential"(%arg0)
+// CHECK-NOT: hlo.exponential
+// CHECK: return
+func.func @expensive_two_users(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = "hlo.exponential"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %a = "hlo.negate"(%e) : (tensor<8xf32>) -> tensor<8xf32>
+  %b = "hlo.abs"(%e) : (tensor<8xf32>) -> tensor<8xf32>
+  return %a, %b : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A cheap broadcast of a scalar with two users is copied into both fusions.
+// CHECK-LABEL: func @cheap_broadcast_copied
+// CHECK-COUNT-2: call @cheap_broadcast_copied_fusion
+// CHECK-COUNT-2: hlo.broadcast_in_dim
+func.func @cheap_broadcast_copied(%x: tensor<8xf32>, %s: tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %b = "hlo.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<8xf32>
+  %0 = "hlo.add"(%x, %b) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %1 = "hlo.multiply"(%x, %b) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// %p feeds %c both directly and through %q, which has a user outside: fusing %p into %c's
+// group alone would create a cycle (the group would need %q, which needs %p), so it stays.
+// CHECK-LABEL: func @would_create_cycle
+// CHECK: "hlo.negate"(%arg0)
+// CHECK: return
+func.func @would_create_cycle(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %p = "hlo.negate"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %q = "hlo.abs"(%p) : (tensor<8xf32>) -> tensor<8xf32>
+  %c = "hlo.add"(%p, %q) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %c, %q : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Ops the pass does not know (sort) and a reduce's consumer with another iteration space
+// are not fused into each other; nothing here fuses.
+// CHECK-LABEL: func @not_fusible
+// CHECK-NOT: call
+// CHECK: hlo.sort
+// REPORT: fusions: 0
+func.func @not_fusible(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %s = "hlo.sort"(%x) {dimension = 0 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+  %r = "hlo.reverse"(%s) {dimensions = array<i64: 0>} : (tensor<8xf32>) -> tensor<8xf32>
+  return %s : tensor<8xf32>
+}
