@@ -139,6 +139,12 @@ def attrs(op):
     return signature_of(op.operation).attributes
 
 
+def operand_if_same_type(op):
+    """[x] when op(x) has x's type (a no-op conversion), else None."""
+    x = op.operands[0]
+    return [x] if x.type == op.result.type else None
+
+
 def splat_like(value_type: ir.Type, number) -> ir.Value:
     """A splat hlo.constant of `value_type` holding `number`."""
     from ..dialects import hlo

@@ -8,7 +8,8 @@ import numpy as np
 from mlir import ir
 
 from ...dialects import hlo
-from ..patterns import attrs, is_float_value, is_splat_of, pattern, producer, splat, splat_like
+from ..patterns import (attrs, is_float_value, is_splat_of, operand_if_same_type, pattern, producer, splat,
+                        splat_like)
 
 
 def _either(op, number):
@@ -224,8 +225,7 @@ def exp_times_exp(op, ctx):
 @pattern("hlo.convert")
 def convert_same_type(op, ctx):
     """hlo.convert(x) : T -> T  ->  x"""
-    x = op.operands[0]
-    return [x] if x.type == op.result.type else None
+    return operand_if_same_type(op)
 
 
 def _lossless(src: ir.Type, dst: ir.Type) -> bool:

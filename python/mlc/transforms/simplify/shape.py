@@ -5,12 +5,7 @@ from __future__ import annotations
 from mlir import ir
 
 from ...dialects import hlo
-from ..patterns import attrs, pattern, producer, splat, splat_like
-
-
-def _same_type(op):
-    x = op.operands[0]
-    return [x] if x.type == op.result.type else None
+from ..patterns import attrs, operand_if_same_type, pattern, producer, splat, splat_like
 
 
 @pattern("hlo.transpose")
@@ -35,7 +30,7 @@ def transpose_transpose(op, ctx):
 @pattern("hlo.reshape")
 def reshape_same_shape(op, ctx):
     """hlo.reshape(x) : T -> T  ->  x"""
-    return _same_type(op)
+    return operand_if_same_type(op)
 
 
 @pattern("hlo.reshape")
@@ -53,7 +48,7 @@ def reshape_reshape(op, ctx):
 def broadcast_same_type(op, ctx):
     """hlo.broadcast_in_dim(x, dims = 0..n-1) : T -> T  ->  x"""
     dims = attrs(op)["broadcast_dimensions"]
-    return _same_type(op) if dims == list(range(len(dims))) else None
+    return operand_if_same_type(op) if dims == list(range(len(dims))) else None
 
 
 @pattern("hlo.broadcast_in_dim")
