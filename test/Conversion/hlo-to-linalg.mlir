@@ -432,3 +432,16 @@ func.func @sorting(%a: tensor<5xf32>) -> (tensor<5xf32>, tensor<5xi32>) {
   %1 = "hlo.argsort"(%a) {dimension = 0 : i64} : (tensor<5xf32>) -> tensor<5xi32>
   return %0, %1 : tensor<5xf32>, tensor<5xi32>
 }
+
+// -----
+
+// A long innermost reduction is split into 16 lanes: partial results of a [n/16, 16]
+// view (the lane loop is parallel, so it vectorizes), then a reduction of the lanes.
+// CHECK-LABEL: func @long_reduction
+// CHECK: %[[V:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1]] output_shape [128, 16] : tensor<2048xf32> into tensor<128x16xf32>
+// CHECK: %[[P:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[V]] : tensor<128x16xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%[[P]] : tensor<16xf32>)
+func.func @long_reduction(%x: tensor<2048xf32>, %z: tensor<f32>) -> tensor<f32> {
+  %0 = "hlo.reduce"(%x, %z) {dimensions = array<i64: 0>, kind = "add"} : (tensor<2048xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -173,3 +173,16 @@ def test_dot_general_widening_accumulator(rng):
     a, b = random_array(rng, (4, 64), np.int8), random_array(rng, (64, 3), np.int8)
     got = run_hlo(lambda x, y: hlo.dot_general(x, y, (), (), (1,), (0,), element_type(np.int32)), a, b)
     assert_matches(got, a.astype(np.int32) @ b.astype(np.int32))
+
+
+@pytest.mark.parametrize("kind", ["add", "mul", "max", "min"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint32])
+@pytest.mark.parametrize("shape,dims", [((4096,), (0,)), ((3, 2048), (1,)), ((2, 3, 1024), (0, 2))])
+def test_long_reductions_split_into_lanes(kind, dtype, shape, dims, rng):
+    """Innermost reductions of >= 1024 elements take the lane-split path: same results."""
+    x = random_array(rng, shape, dtype)
+    if kind == "mul":
+        x = (np.sign(x) + (x == 0)).astype(dtype) if dtype != np.uint32 else np.ones(shape, dtype)
+    init = random_array(rng, (), dtype)
+    got = run_hlo(lambda v, i: hlo.reduce(v, i, dims, kind), x, init)
+    assert_matches(got, reference_reduce(x, init, dims, kind), loose=True)

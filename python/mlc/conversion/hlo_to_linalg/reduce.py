@@ -18,19 +18,61 @@ from .scalar import combine, const
 from .slicing import pad_tensor
 
 
+# A long reduction along the innermost dim is split into LANES partial results: a serial
+# chain of float adds runs at one add per ~4 cycles, while LANES independent accumulators
+# are one vector add (LLVM vectorizes the inner, parallel lane loop).
+LANES = 16
+SPLIT_THRESHOLD = 1024
+
+
+def _identity(kind: str, t: ir.Type, unsigned: bool) -> ir.Value | None:
+    if kind == "add":
+        return const(t, 0)
+    if kind == "mul":
+        return const(t, 1)
+    if kind in ("max", "min"):
+        return _extreme(t, kind == "min", unsigned)
+    return None
+
+
+def _reduce_generic(source, x_rank, dims, init, kind, et, unsigned, extra_parallel=0):
+    """combine(kind) of `source` over `dims` into `init`; trailing `extra_parallel` loops
+    are kept (the lanes of a split reduction)."""
+    rank = x_rank + extra_parallel
+    kept = [d for d in range(rank) if d not in dims]
+    iterators = [REDUCTION if d in dims else PARALLEL for d in range(rank)]
+    return generic([source], init, [identity_map(rank), projection(rank, kept)], iterators,
+                   lambda v, acc: combine(kind, et, v, acc, unsigned))
+
+
 @lowering("reduce")
 def lower_reduce(op, sig):
     x, _ = sig.operand_types
     result_type = op.results[0].type
-    dims = sig.attributes["dimensions"]
+    dims = sorted(sig.attributes["dimensions"])
     kind = sig.attributes["kind"]
-    init = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(result_type)])
-    kept = [d for d in range(x.rank) if d not in dims]
-    iterators = [REDUCTION if d in dims else PARALLEL for d in range(x.rank)]
     et = x.element_type
     unsigned = sig.operand_unsigned(0)
-    return [generic([op.operands[0]], init, [identity_map(x.rank), projection(x.rank, kept)],
-                    iterators, lambda v, acc: combine(kind, et, v, acc, unsigned))]
+    init = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(result_type)])
+    n = x.shape[-1] if x.rank else 0
+    identity = _identity(kind, et, unsigned) if not is_bool(et) else None
+    if (identity is None or not dims or dims[-1] != x.rank - 1 or n < SPLIT_THRESHOLD
+            or n % LANES):
+        return [_reduce_generic(op.operands[0], x.rank, dims, init, kind, et, unsigned)]
+    # [..., n] -> [..., n / LANES, LANES]; reduce all but the lanes, then the lanes.
+    split_shape = list(x.shape[:-1]) + [n // LANES, LANES]
+    i64 = ir.IntegerType.get_signless(64)
+    groups = [[d] for d in range(x.rank - 1)] + [[x.rank - 1, x.rank]]
+    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g])
+                                      for g in groups])
+    split = tensor.expand_shape(ir.RankedTensorType.get(split_shape, et), op.operands[0], reassociation,
+                                [], split_shape)
+    kept_shape = [s for d, s in enumerate(x.shape) if d not in dims]
+    lanes_type = ir.RankedTensorType.get(kept_shape + [LANES], et)
+    partial = _reduce_generic(split, x.rank, dims, linalg.fill(identity, outs=[empty(lanes_type)]),
+                              kind, et, unsigned, extra_parallel=1)
+    lanes_dim = len(kept_shape)
+    return [_reduce_generic(partial, lanes_dim + 1, [lanes_dim], init, kind, et, unsigned)]
 
 
 def _extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:
