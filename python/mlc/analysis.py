@@ -8,15 +8,9 @@ import math
 
 from mlir import ir
 
+from .dialects.hlo.types import byte_size
+
 _NOT_KERNELS = {"linalg.yield", "linalg.index"}
-
-
-def _bytes(t: ir.Type) -> int:
-    shaped = ir.ShapedType(t)
-    et = shaped.element_type
-    width = ir.FloatType(et).width if isinstance(et, ir.FloatType) else \
-        ir.IntegerType(et).width if isinstance(et, ir.IntegerType) else 64
-    return math.prod(shaped.shape) * max(width // 8, 1)
 
 
 def _loop_ranges(op) -> list[int]:
@@ -54,15 +48,15 @@ def analyze(module: ir.Module) -> dict:
             operands = list(op.operands)
             for value in operands[:segments[0]]:
                 if isinstance(value.type, ir.ShapedType):
-                    result["bytes_read"] += _bytes(value.type)
+                    result["bytes_read"] += byte_size(value.type)
             for value in operands[segments[0]:]:
-                result["bytes_written"] += _bytes(value.type)
+                result["bytes_written"] += byte_size(value.type)
         elif name in ("memref.alloc", "memref.alloca"):
-            result["temp_bytes"] += _bytes(op.results[0].type)
+            result["temp_bytes"] += byte_size(op.results[0].type)
         elif name == "memref.copy":
             result["kernels"] += 1
-            result["bytes_read"] += _bytes(op.operands[0].type)
-            result["bytes_written"] += _bytes(op.operands[1].type)
+            result["bytes_read"] += byte_size(op.operands[0].type)
+            result["bytes_written"] += byte_size(op.operands[1].type)
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)

@@ -4,18 +4,10 @@ the function with one cluster per fusion (`mlc-opt --hlo-fuse --fusion-report`,
 
 from __future__ import annotations
 
-import math
-
 from mlir import ir
 
+from ..dialects.hlo.types import byte_size
 from .hlo_fuse import FUSION_KIND
-
-
-def _bytes(t: ir.Type) -> int:
-    shaped = ir.RankedTensorType(t)
-    et = shaped.element_type
-    width = ir.FloatType(et).width if isinstance(et, ir.FloatType) else ir.IntegerType(et).width
-    return math.prod(shaped.shape) * max(width // 8, 1)
 
 
 def fusions(module: ir.Module) -> list[dict]:
@@ -31,8 +23,8 @@ def fusions(module: ir.Module) -> list[dict]:
             "kind": ir.StringAttr(op.attributes[FUSION_KIND]).value,
             "ops": [o.operation.name for o in block.operations if o.operation.name != "func.return"],
             "inputs": [str(t) for t in ftype.inputs], "outputs": [str(t) for t in ftype.results],
-            "bytes_read": sum(_bytes(t) for t in ftype.inputs),
-            "bytes_written": sum(_bytes(t) for t in ftype.results),
+            "bytes_read": sum(byte_size(t) for t in ftype.inputs),
+            "bytes_written": sum(byte_size(t) for t in ftype.results),
         })
     return out
 
