@@ -14,7 +14,8 @@ def is_pure(op) -> bool:
     return op.name.startswith("hlo.") or op.name == "tensor.concat"
 
 
-def _unused(op) -> bool:
+def unused(op) -> bool:
+    """No result of `op` has a use."""
     return all(next(iter(r.uses), None) is None for r in op.results)
 
 
@@ -25,7 +26,7 @@ def dead_code_elimination(root: ir.Operation) -> int:
             # Reverse order: a dead user goes first, which can make its operands dead too.
             for op in reversed([o.operation for o in block.operations]):
                 removed += dead_code_elimination(op.operation)
-                if is_pure(op) and _unused(op):
+                if is_pure(op) and unused(op):
                     op.operation.erase()
                     removed += 1
     return removed

@@ -39,6 +39,7 @@ from mlir import ir
 from mlir.dialects import func
 
 from ..dialects.hlo.ops import OPS
+from .hlo_dce import unused
 from .pass_base import Pass
 from .verify import fail_on_invalid_hlo
 
@@ -224,7 +225,7 @@ def _outline_group(group: Group, function_name: str, index: int, caller) -> dict
             if operand in remap:
                 op.operands[i] = remap[operand]
     for copy in group.copies:  # a copied op the caller no longer uses is dead there
-        if all(next(iter(r.uses), None) is None for r in copy.results):
+        if unused(copy):
             copy.erase()
     return {"name": name, "kind": kind, "ops": [op.name for op in moved],
             "inputs": [str(v.type) for v in inputs], "outputs": [str(t) for t in result_types]}

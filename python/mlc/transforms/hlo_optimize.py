@@ -9,7 +9,7 @@ from mlir import ir
 
 from .hlo_cse import common_subexpressions
 from .hlo_dce import dead_code_elimination
-from .hlo_fold import fold_constants
+from .hlo_fold import HloFold, fold_constants
 from .hlo_simplify import HloSimplify
 from .pass_base import Pass
 from .verify import fail_on_invalid_hlo
@@ -31,8 +31,7 @@ class HloOptimize(Pass):
     def __post_init__(self):
         if self.max_iterations < 1:
             raise ValueError(f"option max-iterations must be >= 1, got {self.max_iterations}")
-        if self.size_limit < 0:
-            raise ValueError(f"option size-limit must be >= 0, got {self.size_limit}")
+        HloFold(size_limit=self.size_limit)  # hlo-fold's own check of the option
 
     def run(self, module: ir.Operation) -> None:
         fail_on_invalid_hlo(module)

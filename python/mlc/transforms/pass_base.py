@@ -135,7 +135,7 @@ def as_upstream_pattern(fn: PatternFn):
 
 
 def apply_patterns(root: ir.Operation, patterns: dict[str, list[PatternFn]], *,
-                   fold: bool = False) -> None:
+                   fold: bool = False, max_iterations: int | None = None) -> None:
     """Applies `{op name: [pattern, ...]}` greedily to `root` until nothing matches."""
     pattern_set = rewrite.RewritePatternSet(root.context)
     for op_name, fns in patterns.items():
@@ -143,4 +143,6 @@ def apply_patterns(root: ir.Operation, patterns: dict[str, list[PatternFn]], *,
             pattern_set.add(op_name, as_upstream_pattern(fn))
     config = rewrite.GreedyRewriteConfig()
     config.enable_folding = fold
+    if max_iterations is not None:
+        config.max_iterations = max_iterations
     rewrite.apply_patterns_and_fold_greedily(root, pattern_set.freeze(), config)

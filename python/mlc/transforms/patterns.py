@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from mlir import ir, rewrite
+from mlir import ir
 
 from ..dialects.hlo.verify import signature_of
+from .pass_base import apply_patterns
 
 
 @dataclass(frozen=True)
@@ -50,24 +51,21 @@ def apply_rewrite_patterns(module: ir.Operation, patterns: list[Pattern], ctx: P
     count = [0]
 
     def adapt(p: Pattern):
-        def callback(op, rewriter):
+        def rewrite_with(op, rewriter):
             with rewriter.ip, op.location:
                 values = p.fn(op, ctx)
             if values is None:
-                return True  # upstream's convention: a truthy result means "did not match"
+                return None
             rewriter.replace_op(op, list(values))
             count[0] += 1
-            return False
-        return callback
+            return True
+        return rewrite_with
 
-    pattern_set = rewrite.RewritePatternSet(module.context)
+    by_root: dict[str, list] = {}
     for p in patterns:
         if ctx.fast_math or not p.fast_math:
-            pattern_set.add(p.root, adapt(p))
-    config = rewrite.GreedyRewriteConfig()
-    config.enable_folding = False
-    config.max_iterations = 10
-    rewrite.apply_patterns_and_fold_greedily(module, pattern_set.freeze(), config)
+            by_root.setdefault(p.root, []).append(adapt(p))
+    apply_patterns(module, by_root, max_iterations=10)
     return count[0]
 
 
