@@ -22,6 +22,9 @@ _REGISTRY: dict[str, str] = {
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",
     "mlc-signless": "mlc.conversion.signless:Signless",
+    "mlc-vectorize": "mlc.codegen.vectorize:Vectorize",
+    "mlc-math-approx": "mlc.codegen.math_approx:MathApprox",
+    "mlc-cpu-codegen": "mlc.codegen.pipeline:CpuCodegen",
     "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
 }
 

@@ -1,5 +1,5 @@
 """The compile pipeline as named stages: hlo -> hlo-optimized -> hlo-fused -> linalg ->
-buffers -> llvm.
+buffers -> codegen -> llvm.
 
 Each stage is a list of passes from the registry; the IR after any stage can be emitted
 (`mlc-opt --emit=<stage>`, `compile(..., stage=...)`), and every stage boundary is
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from mlir import ir, passmanager
 
 from .conversion.hlo_to_linalg import HloToLinalg
+from .codegen.pipeline import CpuCodegen
 from .conversion.lower_to_llvm import Bufferize, BuffersToLLVM
 from .transforms.pass_base import Pass
 from .transforms.hlo_fuse import HloFuse
@@ -28,7 +29,8 @@ class Stage:
 
 
 def stages(opt_level: int = 2, fusion: bool = True) -> list[Stage]:
-    """opt_level 0 skips the graph optimizations (the hlo-optimized stage is empty);
+    """opt_level 0 skips the graph optimizations and the CPU strategies (the hlo-optimized
+    and codegen stages are empty);
     fusion=False skips hlo-fuse and kernel merging, so every op is its own loop nest."""
     return [
         Stage("hlo", "the input, verified", (HloVerify(),)),
@@ -39,6 +41,8 @@ def stages(opt_level: int = 2, fusion: bool = True) -> list[Stage]:
         Stage("linalg", "linalg/tensor/arith/math on tensors", (HloToLinalg(),)),
         Stage("buffers", "kernels fused and bufferized: memrefs, destination-passing style",
               (Bufferize(fuse=fusion),)),
+        Stage("codegen", "CPU strategies applied: vectorized loops",
+              (CpuCodegen(),) if opt_level > 0 else ()),
         Stage("llvm", "the LLVM dialect", (BuffersToLLVM(),)),
     ]
 

@@ -129,7 +129,7 @@ def test_dump_dir_and_compile_log(tmp_path, monkeypatch, caplog):
         f(X[:1])
     names = sorted(p.name for p in tmp_path.iterdir())
     assert [n for n in names if n.startswith("g.1.")] == [
-        "g.1.buffers.mlir", "g.1.hlo-fused.mlir", "g.1.hlo-optimized.mlir", "g.1.hlo.mlir", "g.1.linalg.mlir",
+        "g.1.buffers.mlir", "g.1.codegen.mlir", "g.1.hlo-fused.mlir", "g.1.hlo-optimized.mlir", "g.1.hlo.mlir", "g.1.linalg.mlir",
         "g.1.llvm.mlir"]
     assert "compiling g for (float32[3, 4])" in caplog.text
     assert "re-compiled because argument leaf 0 changed from float32[3, 4] to float32[1, 4]" in caplog.text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..codegen.pipeline import CpuCodegen
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .bool_to_byte import BoolToByte
 from .readonly_arguments import ReadonlyArguments
@@ -33,6 +34,8 @@ _TO_LLVM = [
     # C wrappers for the functions that exist now, not for the libm declarations added below.
     "func.func(llvm-request-c-wrappers)",
     "func.func(convert-linalg-to-loops)",
+    # Vector transfers of rank > 1 (and masked ones) become loops over 1-D vector ops.
+    "convert-vector-to-scf",
     # Subviews must be expanded before LLVM conversion, or translation meets unrealized casts.
     "expand-strided-metadata",
     "lower-affine",
@@ -42,6 +45,7 @@ _TO_LLVM = [
     "convert-math-to-funcs",
     "convert-math-to-llvm",
     "convert-math-to-libm",
+    "convert-vector-to-llvm",
     "convert-to-llvm",
     "reconcile-unrealized-casts",
 ]
@@ -81,10 +85,13 @@ class LowerToLLVM(PassPipeline):
     Produces: the llvm dialect only; public functions take their results as out-params
     and carry `llvm.emit_c_interface`. Option fuse (default true): merge elementwise
     kernels inside each function (each fusion hlo-fuse outlined becomes one loop nest).
+    Option codegen (default true): run the CPU strategies (mlc-cpu-codegen) on the buffers.
     """
 
     name = "mlc-lower-to-llvm"
     fuse: bool = True
+    codegen: bool = True
 
     def passes(self) -> list[Pass]:
-        return [Bufferize(fuse=self.fuse), BuffersToLLVM()]
+        strategies = [CpuCodegen()] if self.codegen else []
+        return [Bufferize(fuse=self.fuse), *strategies, BuffersToLLVM()]

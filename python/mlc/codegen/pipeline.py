@@ -1,0 +1,24 @@
+"""Pass `mlc-cpu-codegen`: MLC's CPU strategies, in order, on bufferized linalg."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..transforms.pass_base import Pass, PassPipeline
+from .math_approx import MathApprox
+from .vectorize import Vectorize
+
+
+@dataclass(frozen=True)
+class CpuCodegen(PassPipeline):
+    """Runs the CPU strategies on bufferized linalg: vectorized innermost loops, then f32
+    exp/log/tanh as polynomials (so they vectorize too).
+
+    Expects: the `buffers` stage. Produces: scf loops over vector ops where a strategy
+    applied, linalg elsewhere; mlc-buffers-to-llvm lowers both.
+    """
+
+    name = "mlc-cpu-codegen"
+
+    def passes(self) -> list[Pass]:
+        return [Vectorize(), MathApprox()]

@@ -1,0 +1,235 @@
+"""Pass `mlc-vectorize`: each vectorizable linalg.generic on buffers becomes a loop nest
+whose innermost loop works on whole vector registers.
+
+    linalg.generic {iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<4096x1024xf32>) outs(%y : memref<4096x1024xf32>) { exp ... }
+  ->
+    scf.for %i = 0 to 4096 {  scf.for %j = 0 to 1024 step 16 {
+      %v = vector.transfer_read %x[%i, %j] : vector<16xf32>
+      %e = math.exp %v : vector<16xf32>
+      vector.transfer_write %e, %y[%i, %j] } }
+
+Every loop but the innermost is tiled by 1, the innermost by the vector length (two
+registers of the widest element type: 16 x f32 with AVX2), and the tile is vectorized by
+upstream's linalg vectorizer (a transform-dialect script MLC writes per op). A reduction
+along an outer loop keeps its accumulator in a vector register for the whole loop
+(`hoist_redundant_vector_transfers`): this is how a lane-split reduction (see
+hlo_to_linalg/reduce.py) sums 16 partial results at once. An innermost extent that is not a
+multiple of the vector length is handled by masked vector ops in its last tile.
+
+An op is vectorized only when this pass can tell the vectorizer will succeed and the
+loads are contiguous: static shapes, indexing maps that are projected permutations whose
+innermost loop is, when used, the operand's innermost dimension, a body of arith/math ops,
+and reductions whose combiner is a single known arith op. Every other op is left alone and
+lowered to scalar loops as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects.transform import interpreter
+
+from ..transforms.pass_base import Pass, PassError
+from .target import vector_register_bits
+
+_TAG = "mlc.vectorize"
+
+# A reduction is vectorized only if each output is combined by exactly one of these.
+COMBINERS = frozenset({
+    "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+    "arith.addi", "arith.muli", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
+    "arith.andi", "arith.ori", "arith.xori",
+})
+# Body ops the vectorizer turns into the same op on vectors.
+_BODY_DIALECTS = ("arith.", "math.")
+_BODY_OPS = frozenset({"linalg.yield", "linalg.index"})
+_REGISTERS_PER_VECTOR = 2  # two independent registers per step hide the FMA/add latency
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """How one generic is vectorized: loop tile sizes (0 = not tiled) and, for masked
+    vectorization of a partial last tile, the vector sizes."""
+
+    tile_sizes: tuple[int, ...]
+    vector_sizes: tuple[int, ...] | None
+
+
+def element_bits(t: ir.Type) -> int | None:
+    """Bit width of an integer or float element type; None for index and anything else."""
+    if isinstance(t, ir.IntegerType):
+        return t.width
+    if isinstance(t, ir.FloatType):
+        return t.width
+    return None
+
+
+def _operand_types(op) -> list[ir.MemRefType] | None:
+    types = [v.type for v in op.operands]
+    if not all(isinstance(t, ir.MemRefType) and t.has_static_shape for t in types):
+        return None
+    return types
+
+
+def _maps_are_contiguous(op, innermost: int) -> bool:
+    """Each map is a projected permutation that reads the innermost loop, if at all, as the
+    operand's innermost dimension (so a vector is one contiguous load or a broadcast)."""
+    for attr in op.attributes["indexing_maps"]:
+        amap = ir.AffineMapAttr(attr).value
+        if not amap.is_projected_permutation:
+            return False
+        dims = [ir.AffineDimExpr(e).position for e in amap.results]
+        if innermost in dims and dims[-1] != innermost:
+            return False
+    return True
+
+
+def _body_is_vectorizable(op, reduction: bool) -> bool:
+    block = op.regions[0].blocks[0]
+    for inner in block.operations:
+        name = inner.operation.name
+        if name not in _BODY_OPS and not name.startswith(_BODY_DIALECTS):
+            return False
+    if not reduction:
+        return True
+    outs = list(block.arguments)[-_num_outputs(op):]
+    yielded = list(block.operations)[-1].operands
+    for k, acc in enumerate(outs):
+        users = [u.owner.operation for u in acc.uses]
+        if len(users) != 1 or users[0].name not in COMBINERS:
+            return False
+        if yielded[k] != users[0].results[0]:
+            return False
+    return True
+
+
+def _num_outputs(op) -> int:
+    return ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[1]
+
+
+def tiling_for(op) -> Tiling | None:
+    """The vectorization of one linalg.generic on buffers, or None to leave it scalar."""
+    types = _operand_types(op)
+    iterators = [str(a) for a in op.attributes["iterator_types"]]
+    rank = len(iterators)
+    if types is None or rank == 0:
+        return None
+    bits = [element_bits(t.element_type) for t in types]
+    if None in bits:
+        return None
+    reduction = any("reduction" in it for it in iterators)
+    innermost = rank - 1
+    if not _maps_are_contiguous(op, innermost) or not _body_is_vectorizable(op, reduction):
+        return None
+    extent = _loop_extent(op, types, innermost)
+    if extent is None:
+        return None
+    lanes = vector_register_bits() * _REGISTERS_PER_VECTOR // max(bits)
+    outer = (1,) * innermost
+    if extent <= lanes:  # one (possibly short) vector per row: no innermost loop
+        return Tiling(outer + (0,), None)
+    if extent % lanes == 0:
+        return Tiling(outer + (lanes,), None)
+    return Tiling(outer + (lanes,), (1,) * innermost + (lanes,))
+
+
+def _loop_extent(op, types, dim: int) -> int | None:
+    """The trip count of loop `dim`: the size of the first operand dimension it indexes."""
+    for attr, t in zip(op.attributes["indexing_maps"], types):
+        amap = ir.AffineMapAttr(attr).value
+        for pos, e in enumerate(amap.results):
+            if ir.AffineDimExpr(e).position == dim:
+                return t.shape[pos]
+    return None
+
+
+def _transform_script(tilings: list[Tiling]) -> str:
+    """A transform-dialect module that tiles and vectorizes the ops tagged with each tiling's
+    index, then cleans up: unit dims dropped, reductions lowered, accumulators hoisted."""
+    steps = []
+    for k, tiling in enumerate(tilings):
+        match = (f'%g{k} = transform.structured.match ops{{["linalg.generic"]}} '
+                 f'attributes{{{_TAG} = {k} : i64}} in %root : (!transform.any_op) -> !transform.any_op')
+        steps.append(match)
+        target = f"%g{k}"
+        loops = sum(1 for s in tiling.tile_sizes if s)
+        if loops:
+            results = ", ".join(["!transform.any_op"] * (loops + 1))
+            sizes = ", ".join(map(str, tiling.tile_sizes))
+            steps.append(f"%t{k}, %l{k}:{loops} = transform.structured.tile_using_for %g{k} "
+                         f"tile_sizes [{sizes}] : (!transform.any_op) -> ({results})"
+                         if loops > 1 else
+                         f"%t{k}, %l{k} = transform.structured.tile_using_for %g{k} "
+                         f"tile_sizes [{sizes}] : (!transform.any_op) -> ({results})")
+            target = f"%t{k}"
+        vector_sizes = (f" vector_sizes [{', '.join(map(str, tiling.vector_sizes))}]"
+                        if tiling.vector_sizes else "")
+        steps.append(f"transform.structured.vectorize {target}{vector_sizes} : !transform.any_op")
+    body = "\n    ".join(steps)
+    return f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    {body}
+    %funcs = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {{
+      transform.apply_patterns.vector.lower_masked_transfers
+      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.canonicalization
+    }} : !transform.any_op
+    %hoisted = transform.structured.hoist_redundant_vector_transfers %funcs
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }}
+}}
+"""
+
+
+@dataclass(frozen=True)
+class Vectorize(Pass):
+    """Tiles and vectorizes linalg.generic ops on buffers along their innermost loop.
+
+    Expects: bufferized linalg (the `buffers` stage). Produces: scf loops over vector ops for
+    every op `tiling_for` accepts; all other linalg ops unchanged.
+    """
+
+    name = "mlc-vectorize"
+
+    def run(self, module: ir.Operation) -> None:
+        tilings: list[Tiling] = []
+        tagged = []
+        for op in _generics(module):
+            tiling = tiling_for(op)
+            if tiling is None:
+                continue
+            if tiling not in tilings:
+                tilings.append(tiling)
+            op.attributes[_TAG] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                     tilings.index(tiling))
+            tagged.append(op)
+        if not tagged:
+            return
+        script = ir.Module.parse(_transform_script(tilings))
+        try:
+            interpreter.apply_named_sequence(module, script.body.operations[0], script)
+        except ir.MLIRError as e:
+            raise PassError(f"vectorization failed: {e}") from None
+        for op in _generics(module):  # tags that survived belong to ops left scalar
+            if _TAG in op.attributes:
+                del op.attributes[_TAG]
+
+
+def _generics(module: ir.Operation) -> list:
+    found = []
+
+    def visit(op):
+        if op.name == "linalg.generic":
+            found.append(op)
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found
