@@ -137,8 +137,8 @@ def tanh_f32(b: _F32, x: ir.Value) -> ir.Value:
     small = b.fma(b.mul(b.poly(z, [-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2,
                                    1.33314422036e-1, -3.33332819422e-1]), z), x, x)
     big = b.add(b.f(1.0), arith.divf(b.f(-2.0), b.add(exp_f32(b, b.add(ax, ax)), b.f(1.0))))
-    big = math.copysign(big, x)
-    return b.select(b.cmp("OLT", ax, b.f(0.625)), small, big)
+    # copysign also gives tanh(-0.0) = -0.0, which the polynomial's x + ... would lose.
+    return math.copysign(b.select(b.cmp("OLT", ax, b.f(0.625)), small, big), x)
 
 
 Approximation = Callable[[_F32, ir.Value], ir.Value]

@@ -109,8 +109,9 @@ def _num_outputs(op) -> int:
     return ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[1]
 
 
-def tiling_for(op) -> Tiling | None:
-    """The vectorization of one linalg.generic on buffers, or None to leave it scalar."""
+def tiling_for(op, register_bits: int) -> Tiling | None:
+    """The vectorization of one linalg.generic on buffers for vector registers of
+    `register_bits`, or None to leave it scalar."""
     types = _operand_types(op)
     iterators = [str(a) for a in op.attributes["iterator_types"]]
     rank = len(iterators)
@@ -126,7 +127,7 @@ def tiling_for(op) -> Tiling | None:
     extent = _loop_extent(op, types, innermost)
     if extent is None:
         return None
-    lanes = vector_register_bits() * _REGISTERS_PER_VECTOR // max(bits)
+    lanes = register_bits * _REGISTERS_PER_VECTOR // max(bits)
     outer = (1,) * innermost
     if extent <= lanes:  # one (possibly short) vector per row: no innermost loop
         return Tiling(outer + (0,), None)
@@ -175,7 +176,7 @@ module attributes {{transform.with_named_sequence}} {{
     %funcs = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {{
       transform.apply_patterns.vector.lower_masked_transfers
-      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
+      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerparallel"
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.canonicalization
@@ -197,12 +198,18 @@ class Vectorize(Pass):
     """
 
     name = "mlc-vectorize"
+    register_bits: int = 0  # the vector register width to target; 0 = the host CPU's
+
+    def __post_init__(self):
+        if self.register_bits not in (0, 128, 256, 512):
+            raise ValueError(f"register-bits must be 128, 256 or 512 (0 = host), got {self.register_bits}")
 
     def run(self, module: ir.Operation) -> None:
+        register_bits = self.register_bits or vector_register_bits()
         tilings: list[Tiling] = []
         tagged = []
         for op in _generics(module):
-            tiling = tiling_for(op)
+            tiling = tiling_for(op, register_bits)
             if tiling is None:
                 continue
             if tiling not in tilings:

@@ -1,0 +1,135 @@
+// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=256" | FileCheck %s
+// RUN: not mlc-opt %s --mlc-vectorize="register-bits=100" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: register-bits must be 128, 256 or 512
+
+// An elementwise kernel: the outer loop tiled by 1, the innermost by 16 f32 lanes (two
+// 256-bit registers); the body runs on vector<16xf32>.
+// CHECK-LABEL: func @elementwise
+// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// CHECK: vector.transfer_read {{.*}} vector<16xf32>
+// CHECK: math.exp {{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} vector<16xf32>
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @elementwise(%x: memref<8x64xf32>, %y: memref<8x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x64xf32>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// A lane-split sum: the reduction runs along the outer loop, so the 16 partial sums stay
+// in one vector register (an scf.for iter_arg) for the whole loop and are stored once.
+// CHECK-LABEL: func @lane_sum
+// CHECK: %[[INIT:.*]] = vector.transfer_read %{{.*}} : memref<16xf32>, vector<16xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<16xf32>)
+// CHECK:   %[[V:.*]] = vector.transfer_read
+// CHECK:   arith.addf %[[V]], %[[ACC]] : vector<16xf32>
+// CHECK: vector.transfer_write %[[SUM]]
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#lanes = affine_map<(d0, d1) -> (d1)>
+func.func @lane_sum(%x: memref<100x16xf32>, %acc: memref<16xf32>) {
+  linalg.generic {indexing_maps = [#rows, #lanes], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<100x16xf32>) outs(%acc : memref<16xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %r = arith.addf %a, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// f64 gets 8 lanes; a row of 20 is not a multiple of 8, so the last tile is masked.
+// CHECK-LABEL: func @masked_f64
+// CHECK: step %c8
+// CHECK: vector.create_mask
+// CHECK: arith.mulf {{.*}} : vector<8xf64>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @masked_f64(%x: memref<20xf64>, %y: memref<20xf64>) {
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%x : memref<20xf64>) outs(%y : memref<20xf64>) {
+  ^bb0(%a: f64, %b: f64):
+    %m = arith.mulf %a, %a : f64
+    linalg.yield %m : f64
+  }
+  return
+}
+
+// -----
+
+// A short row (4 <= 16 lanes) is one vector per row, with no innermost loop.
+// CHECK-LABEL: func @short_rows
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: arith.addf {{.*}} : vector<4xf32>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @short_rows(%x: memref<32x4xf32>, %y: memref<32x4xf32>) {
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<32x4xf32>) outs(%y : memref<32x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Left scalar: a transposed read (the innermost loop is not the input's innermost dim).
+// CHECK-LABEL: func @transposed
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#t_in = affine_map<(d0, d1) -> (d1, d0)>
+#t_out = affine_map<(d0, d1) -> (d0, d1)>
+func.func @transposed(%x: memref<64x32xf32>, %y: memref<32x64xf32>) {
+  linalg.generic {indexing_maps = [#t_in, #t_out], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x32xf32>) outs(%y : memref<32x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Left scalar: an argmax-style reduction whose combiner is not one known arith op.
+// CHECK-LABEL: func @select_reduction
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#r_in = affine_map<(d0) -> (d0)>
+#r_out = affine_map<(d0) -> ()>
+func.func @select_reduction(%x: memref<64xf32>, %best: memref<f32>) {
+  linalg.generic {indexing_maps = [#r_in, #r_out], iterator_types = ["reduction"]}
+      ins(%x : memref<64xf32>) outs(%best : memref<f32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    %r = arith.select %gt, %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Left scalar: a body with an op the vectorizer would not widen (a memref load).
+// CHECK-LABEL: func @gather_body
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#g = affine_map<(d0) -> (d0)>
+func.func @gather_body(%idx: memref<16xindex>, %table: memref<100xf32>, %y: memref<16xf32>) {
+  linalg.generic {indexing_maps = [#g, #g], iterator_types = ["parallel"]}
+      ins(%idx : memref<16xindex>) outs(%y : memref<16xf32>) {
+  ^bb0(%i: index, %b: f32):
+    %v = memref.load %table[%i] : memref<100xf32>
+    linalg.yield %v : f32
+  }
+  return
+}
