@@ -1,6 +1,7 @@
 """Cost and memory analysis of a compiled function, read off its bufferized IR (the
 `buffers` stage): kernels are linalg ops (each one loop nest), temporaries are the
-buffers allocated inside the function, reads/writes are each kernel's operand sizes."""
+scratch buffer (mlc-preallocate-temporaries) plus buffers still allocated inside the
+function, reads/writes are each kernel's operand sizes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 
 from mlir import ir
 
+from .conversion.preallocate_temporaries import SCRATCH_ATTR
 from .dialects.hlo.types import byte_size
 
 _NOT_KERNELS = {"linalg.yield", "linalg.index"}
@@ -53,6 +55,8 @@ def analyze(module: ir.Module) -> dict:
                 result["bytes_written"] += byte_size(value.type)
         elif name in ("memref.alloc", "memref.alloca"):
             result["temp_bytes"] += byte_size(op.results[0].type)
+        elif name == "func.func" and SCRATCH_ATTR in op.attributes:  # preallocated temporaries
+            result["temp_bytes"] += ir.IntegerAttr(op.attributes[SCRATCH_ATTR]).value
         elif name == "memref.copy":
             result["kernels"] += 1
             result["bytes_read"] += byte_size(op.operands[0].type)

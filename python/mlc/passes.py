@@ -21,9 +21,11 @@ _REGISTRY: dict[str, str] = {
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",
+    "mlc-preallocate-temporaries": "mlc.conversion.preallocate_temporaries:PreallocateTemporaries",
     "mlc-signless": "mlc.conversion.signless:Signless",
     "mlc-vectorize": "mlc.codegen.vectorize:Vectorize",
     "mlc-math-approx": "mlc.codegen.math_approx:MathApprox",
+    "mlc-async-parallel": "mlc.codegen.parallel:AsyncParallel",
     "mlc-cpu-codegen": "mlc.codegen.pipeline:CpuCodegen",
     "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
 }

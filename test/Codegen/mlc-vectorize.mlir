@@ -1,7 +1,19 @@
-// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=256" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=256 threads=1" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=256 threads=2" | FileCheck %s --check-prefix=THREADS
 // RUN: not mlc-opt %s --mlc-vectorize="register-bits=100" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: register-bits must be 128, 256 or 512
+
+// THREADS-LABEL: func @elementwise
+// THREADS-NOT: scf.forall
+// THREADS-LABEL: func @big_rows
+// THREADS: scf.forall (%{{.*}}) in (512)
+// THREADS: scf.for %{{.*}} to %{{.*}} step %c16
+// THREADS-LABEL: func @big_vector
+// THREADS: scf.forall (%{{.*}}) in (8)
+// THREADS: scf.for %{{.*}} to %{{.*}} step %c16
+// THREADS-LABEL: func @lane_sum_big
+// THREADS-NOT: scf.forall
 
 // An elementwise kernel: the outer loop tiled by 1, the innermost by 16 f32 lanes (two
 // 256-bit registers); the body runs on vector<16xf32>.
@@ -130,6 +142,54 @@ func.func @gather_body(%idx: memref<16xindex>, %table: memref<100xf32>, %y: memr
   ^bb0(%i: index, %b: f32):
     %v = memref.load %table[%i] : memref<100xf32>
     linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+// Big enough to share: rows go to threads (scf.forall over the outer loop).
+// CHECK-LABEL: func @big_rows
+// CHECK-NOT: scf.forall
+#b = affine_map<(d0, d1) -> (d0, d1)>
+func.func @big_rows(%x: memref<512x256xf32>, %y: memref<512x256xf32>) {
+  linalg.generic {indexing_maps = [#b, #b], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<512x256xf32>) outs(%y : memref<512x256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A big 1-D kernel is split into chunks (about four per thread, a divisor of the extent).
+// CHECK-LABEL: func @big_vector
+#v = affine_map<(d0) -> (d0)>
+func.func @big_vector(%x: memref<131072xf32>, %y: memref<131072xf32>) {
+  linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%x : memref<131072xf32>) outs(%y : memref<131072xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.mulf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A reduction along the outer loop is never split across threads (they would race on the
+// accumulator).
+// CHECK-LABEL: func @lane_sum_big
+#rows2 = affine_map<(d0, d1) -> (d0, d1)>
+#lanes2 = affine_map<(d0, d1) -> (d1)>
+func.func @lane_sum_big(%x: memref<65536x16xf32>, %acc: memref<16xf32>) {
+  linalg.generic {indexing_maps = [#rows2, #lanes2], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<65536x16xf32>) outs(%acc : memref<16xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %r = arith.addf %a, %s : f32
+    linalg.yield %r : f32
   }
   return
 }

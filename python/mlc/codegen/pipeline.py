@@ -6,13 +6,15 @@ from dataclasses import dataclass
 
 from ..transforms.pass_base import Pass, PassPipeline
 from .math_approx import MathApprox
+from .parallel import AsyncParallel
 from .vectorize import Vectorize
 
 
 @dataclass(frozen=True)
 class CpuCodegen(PassPipeline):
     """Runs the CPU strategies on bufferized linalg: vectorized innermost loops, then f32
-    exp/log/tanh as polynomials (so they vectorize too).
+    exp/log/tanh as polynomials (so they vectorize too), outer loops of big kernels on all
+    cores (async runtime).
 
     Expects: the `buffers` stage. Produces: scf loops over vector ops where a strategy
     applied, linalg elsewhere; mlc-buffers-to-llvm lowers both.
@@ -21,4 +23,4 @@ class CpuCodegen(PassPipeline):
     name = "mlc-cpu-codegen"
 
     def passes(self) -> list[Pass]:
-        return [Vectorize(), MathApprox()]
+        return [Vectorize(), MathApprox(), AsyncParallel()]

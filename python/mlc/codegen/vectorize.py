@@ -32,7 +32,8 @@ from mlir import ir
 from mlir.dialects.transform import interpreter
 
 from ..transforms.pass_base import Pass, PassError
-from .target import vector_register_bits
+from .parallel import chunk_size, worth_parallel
+from .target import num_threads, vector_register_bits
 
 _TAG = "mlc.vectorize"
 
@@ -55,6 +56,7 @@ class Tiling:
 
     tile_sizes: tuple[int, ...]
     vector_sizes: tuple[int, ...] | None
+    parallel_tile: int = 0  # if > 0, the outermost loop becomes an scf.forall of this step
 
 
 def element_bits(t: ir.Type) -> int | None:
@@ -109,9 +111,10 @@ def _num_outputs(op) -> int:
     return ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[1]
 
 
-def tiling_for(op, register_bits: int) -> Tiling | None:
+def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
     """The vectorization of one linalg.generic on buffers for vector registers of
-    `register_bits`, or None to leave it scalar."""
+    `register_bits` (its outer loop shared by `threads` when worth it), or None to leave
+    it scalar."""
     types = _operand_types(op)
     iterators = [str(a) for a in op.attributes["iterator_types"]]
     rank = len(iterators)
@@ -128,12 +131,23 @@ def tiling_for(op, register_bits: int) -> Tiling | None:
     if extent is None:
         return None
     lanes = register_bits * _REGISTERS_PER_VECTOR // max(bits)
+    extents = _loop_extents(op, types, rank)
+    parallel_tile = 0
+    if threads > 1 and worth_parallel(iterators, extents):
+        parallel_tile = 1 if rank > 1 else chunk_size(extent, lanes, threads)
     outer = (1,) * innermost
+    if parallel_tile > 1:  # a 1-D kernel in chunks: each chunk's vectors may be partial
+        return Tiling((lanes,), None if parallel_tile % lanes == 0 and extent % parallel_tile == 0
+                      else (lanes,), parallel_tile)
     if extent <= lanes:  # one (possibly short) vector per row: no innermost loop
-        return Tiling(outer + (0,), None)
+        return Tiling(outer + (0,), None, parallel_tile)
     if extent % lanes == 0:
-        return Tiling(outer + (lanes,), None)
-    return Tiling(outer + (lanes,), (1,) * innermost + (lanes,))
+        return Tiling(outer + (lanes,), None, parallel_tile)
+    return Tiling(outer + (lanes,), (1,) * innermost + (lanes,), parallel_tile)
+
+
+def _loop_extents(op, types, rank: int) -> list[int]:
+    return [_loop_extent(op, types, d) or 1 for d in range(rank)]
 
 
 def _loop_extent(op, types, dim: int) -> int | None:
@@ -155,14 +169,20 @@ def _transform_script(tilings: list[Tiling]) -> str:
                  f'attributes{{{_TAG} = {k} : i64}} in %root : (!transform.any_op) -> !transform.any_op')
         steps.append(match)
         target = f"%g{k}"
-        loops = sum(1 for s in tiling.tile_sizes if s)
+        tile_sizes = tiling.tile_sizes
+        if tiling.parallel_tile:  # the outermost loop as an scf.forall, then the rest as below
+            outer = ", ".join([str(tiling.parallel_tile)] + ["0"] * (len(tile_sizes) - 1))
+            steps.append(f"%p{k}, %forall{k} = transform.structured.tile_using_forall %g{k} "
+                         f"tile_sizes [{outer}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)")
+            target = f"%p{k}"
+            if len(tile_sizes) > 1:
+                tile_sizes = (0,) + tile_sizes[1:]
+        loops = sum(1 for s in tile_sizes if s)
         if loops:
             results = ", ".join(["!transform.any_op"] * (loops + 1))
-            sizes = ", ".join(map(str, tiling.tile_sizes))
-            steps.append(f"%t{k}, %l{k}:{loops} = transform.structured.tile_using_for %g{k} "
-                         f"tile_sizes [{sizes}] : (!transform.any_op) -> ({results})"
-                         if loops > 1 else
-                         f"%t{k}, %l{k} = transform.structured.tile_using_for %g{k} "
+            sizes = ", ".join(map(str, tile_sizes))
+            loop_handles = f"%l{k}:{loops}" if loops > 1 else f"%l{k}"
+            steps.append(f"%t{k}, {loop_handles} = transform.structured.tile_using_for {target} "
                          f"tile_sizes [{sizes}] : (!transform.any_op) -> ({results})")
             target = f"%t{k}"
         vector_sizes = (f" vector_sizes [{', '.join(map(str, tiling.vector_sizes))}]"
@@ -199,17 +219,21 @@ class Vectorize(Pass):
 
     name = "mlc-vectorize"
     register_bits: int = 0  # the vector register width to target; 0 = the host CPU's
+    threads: int = 0  # threads sharing a kernel's outer loop; 0 = num_threads() (MLC_NUM_THREADS)
 
     def __post_init__(self):
         if self.register_bits not in (0, 128, 256, 512):
             raise ValueError(f"register-bits must be 128, 256 or 512 (0 = host), got {self.register_bits}")
+        if self.threads < 0:
+            raise ValueError(f"threads must be >= 0 (0 = MLC_NUM_THREADS or the core count), got {self.threads}")
 
     def run(self, module: ir.Operation) -> None:
         register_bits = self.register_bits or vector_register_bits()
+        threads = self.threads or num_threads()
         tilings: list[Tiling] = []
         tagged = []
         for op in _generics(module):
-            tiling = tiling_for(op, register_bits)
+            tiling = tiling_for(op, register_bits, threads)
             if tiling is None:
                 continue
             if tiling not in tilings:

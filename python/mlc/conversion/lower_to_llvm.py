@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from ..codegen.pipeline import CpuCodegen
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .bool_to_byte import BoolToByte
+from .preallocate_temporaries import PreallocateTemporaries
 from .readonly_arguments import ReadonlyArguments
 from .signless import Signless
 
 # Inside each function, and so inside each fusion function hlo-fuse made: merge
 # producer/consumer linalg.generics so a loop or input fusion becomes one loop nest.
-_FUSE_KERNELS = "func.func(linalg-fuse-elementwise-ops)"
+_FUSE_KERNELS = "func.func(linalg-fold-unit-extent-dims,linalg-fuse-elementwise-ops)"
 # Fusion functions are inlined before bufferization, so their values never become buffers.
 _INLINE_FUSIONS = "inline,symbol-dce"
 _BUFFERIZE = [
@@ -26,9 +27,11 @@ _BUFFERIZE = [
     "identity-layout-map allow-return-allocs-from-loops}",
     # Results -> out-params; a statically shaped result is computed in place in the caller's buffer.
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}",
-    # Free every temporary buffer before returning (after out-params, so results are not freed).
-    "buffer-deallocation-pipeline",
 ]
+# (mlc-preallocate-temporaries runs here: top-level temporaries become views of one scratch
+# argument the caller allocates once.)
+# Free every temporary buffer left before returning (after out-params, so results are not freed).
+_DEALLOCATE = "buffer-deallocation-pipeline"
 # (mlc-bool-to-byte runs here again: deallocation made i1 ownership memrefs of its own.)
 _TO_LLVM = [
     # C wrappers for the functions that exist now, not for the libm declarations added below.
@@ -46,6 +49,11 @@ _TO_LLVM = [
     "convert-math-to-llvm",
     "convert-math-to-libm",
     "convert-vector-to-llvm",
+    # Parallel loops (mlc-async-parallel) -> calls into libmlir_async_runtime.
+    "async-to-async-runtime",
+    "async-runtime-ref-counting",
+    "async-runtime-ref-counting-opt",
+    "convert-async-to-llvm",
     "convert-to-llvm",
     "reconcile-unrealized-casts",
 ]
@@ -64,7 +72,8 @@ class Bufferize(PassPipeline):
     def passes(self) -> list[Pass]:
         kernels = [UpstreamPasses(_FUSE_KERNELS)] if self.fuse else []
         return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), ReadonlyArguments(), BoolToByte(),
-                UpstreamPasses(",".join(_BUFFERIZE)), BoolToByte()]
+                UpstreamPasses(",".join(_BUFFERIZE)), PreallocateTemporaries(), UpstreamPasses(_DEALLOCATE),
+                BoolToByte()]
 
 
 @dataclass(frozen=True)

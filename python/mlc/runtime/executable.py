@@ -16,6 +16,7 @@ import numpy as np
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
+from ..conversion.preallocate_temporaries import ALIGNMENT, SCRATCH_ATTR
 from .libraries import jit_shared_libraries
 from .memref import TensorSpec, data_pointer, make_descriptor
 
@@ -38,6 +39,11 @@ class Executable:
             raise RuntimeError(f"the compiled module has no C interface for '{entry}'")
         self._fn = _PACKED_FN(address)
         self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
+        self._scratch = _scratch_buffer(llvm_module, entry)
+        if self._scratch is not None:  # temporaries live here, faulted in once, reused per call
+            scratch = make_descriptor(TensorSpec(self._scratch.shape, self._scratch.dtype))
+            scratch.allocated = scratch.aligned = data_pointer(self._scratch)
+            self._descriptors.append(scratch)
         n = len(self._descriptors)
         # slot i holds a pointer to descriptor i; the packed array holds pointers to the slots.
         self._slots = (ctypes.c_void_p * n)(*[ctypes.addressof(d) for d in self._descriptors])
@@ -83,3 +89,18 @@ class Executable:
                 desc.allocated = desc.aligned = data_pointer(array)
             self._fn(self._packed)
         return results[0] if len(results) == 1 else tuple(results)
+
+
+def _scratch_buffer(llvm_module: ir.Module, entry: str) -> np.ndarray | None:
+    """The 64-byte aligned scratch array the entry function asks for with
+    `mlc.scratch_bytes` (see mlc-preallocate-temporaries), or None."""
+    for op in llvm_module.body.operations:
+        attrs = op.operation.attributes
+        if "sym_name" in attrs and ir.StringAttr(attrs["sym_name"]).value == entry:
+            if SCRATCH_ATTR not in attrs:
+                return None
+            size = ir.IntegerAttr(attrs[SCRATCH_ATTR]).value
+            raw = np.empty(size + ALIGNMENT, np.uint8)
+            start = -raw.ctypes.data % ALIGNMENT
+            return raw[start:start + size]
+    return None

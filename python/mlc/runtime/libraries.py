@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib.metadata
 from pathlib import Path
@@ -46,7 +47,19 @@ def mlir_tool(name: str) -> Path:
 
 def jit_shared_libraries() -> list[str]:
     """The libraries every JIT'ed module links against (memrefCopy and friends)."""
+    load_async_runtime()
     return [str(runtime_library("mlir_c_runner_utils"))]
+
+
+@functools.cache
+def load_async_runtime() -> ctypes.CDLL:
+    """Loads the async runtime (the thread pool parallel loops run on) into the process once.
+
+    Not through the ExecutionEngine's shared_libs: an engine calls the library's
+    `__mlir_execution_engine_destroy` when it is destroyed, which deletes the process-wide
+    runtime under every other live engine (a crash on their next parallel loop). Loaded
+    RTLD_GLOBAL, its exported mlirAsyncRuntime* symbols resolve from the process instead."""
+    return ctypes.CDLL(str(runtime_library("mlir_async_runtime")), mode=ctypes.RTLD_GLOBAL)
 
 
 if __name__ == "__main__":  # `python -m mlc.runtime.libraries TOOL` prints a tool's path

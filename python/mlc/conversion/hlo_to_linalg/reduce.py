@@ -6,6 +6,8 @@ linalg.generic over (output dims, window dims) reading `out * stride + w * dilat
 
 from __future__ import annotations
 
+import math
+
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
@@ -23,6 +25,10 @@ from .slicing import pad_tensor
 # are one vector add (LLVM vectorizes the inner, parallel lane loop).
 LANES = 16
 SPLIT_THRESHOLD = 1024
+# A long reduction with few results is also cut into CHUNKS independent pieces, a parallel
+# outer loop that mlc-vectorize can share between threads.
+CHUNKS = 8
+CHUNK_THRESHOLD = 1 << 16
 
 
 def _identity(kind: str, t: ir.Type, unsigned: bool) -> ir.Value | None:
@@ -59,20 +65,27 @@ def lower_reduce(op, sig):
     if (identity is None or not dims or dims[-1] != x.rank - 1 or n < SPLIT_THRESHOLD
             or n % LANES):
         return [_reduce_generic(op.operands[0], x.rank, dims, init, kind, et, unsigned)]
-    # [..., n] -> [..., n / LANES, LANES]; reduce all but the lanes, then the lanes.
-    split_shape = list(x.shape[:-1]) + [n // LANES, LANES]
+    kept_shape = [s for d, s in enumerate(x.shape) if d not in dims]
+    chunks = CHUNKS if (dims == [x.rank - 1] and n >= CHUNK_THRESHOLD and n % (CHUNKS * LANES) == 0
+                        and math.prod(kept_shape) < CHUNKS) else 1
+    # [..., n] -> [..., chunks, n / (chunks LANES), LANES]; reduce the middle dim (and the
+    # other reduced dims) into [kept..., chunks, LANES] partial results, then those.
+    middle = n // (chunks * LANES)
+    split_shape = list(x.shape[:-1]) + ([chunks] if chunks > 1 else []) + [middle, LANES]
+    extra = len(split_shape) - x.rank
     i64 = ir.IntegerType.get_signless(64)
-    groups = [[d] for d in range(x.rank - 1)] + [[x.rank - 1, x.rank]]
+    groups = [[d] for d in range(x.rank - 1)] + [list(range(x.rank - 1, len(split_shape)))]
     reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g])
                                       for g in groups])
     split = tensor.expand_shape(ir.RankedTensorType.get(split_shape, et), op.operands[0], reassociation,
                                 [], split_shape)
-    kept_shape = [s for d, s in enumerate(x.shape) if d not in dims]
-    lanes_type = ir.RankedTensorType.get(kept_shape + [LANES], et)
-    partial = _reduce_generic(split, x.rank, dims, linalg.fill(identity, outs=[empty(lanes_type)]),
-                              kind, et, unsigned, extra_parallel=1)
-    lanes_dim = len(kept_shape)
-    return [_reduce_generic(partial, lanes_dim + 1, [lanes_dim], init, kind, et, unsigned)]
+    partial_dims = dims[:-1] + [len(split_shape) - 2]
+    partial_shape = kept_shape + ([chunks] if chunks > 1 else []) + [LANES]
+    partial_type = ir.RankedTensorType.get(partial_shape, et)
+    partial = _reduce_generic(split, x.rank, partial_dims, linalg.fill(identity, outs=[empty(partial_type)]),
+                              kind, et, unsigned, extra_parallel=extra)
+    last = list(range(len(kept_shape), len(partial_shape)))
+    return [_reduce_generic(partial, len(partial_shape), last, init, kind, et, unsigned)]
 
 
 def _extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:

