@@ -26,6 +26,9 @@ _REGISTRY: dict[str, str] = {
     "mlc-vectorize": "mlc.codegen.vectorize:Vectorize",
     "mlc-math-approx": "mlc.codegen.math_approx:MathApprox",
     "mlc-async-parallel": "mlc.codegen.parallel:AsyncParallel",
+    "mlc-blas": "mlc.codegen.blas:Blas",
+    "mlc-row-fusion": "mlc.codegen.row_fusion:RowFusion",
+    "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-cpu-codegen": "mlc.codegen.pipeline:CpuCodegen",
     "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
 }

@@ -20,8 +20,9 @@ from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .target import num_threads
 
 # Below this many loop iterations a kernel stays on one thread: waking a worker and joining
-# it costs a few microseconds, about what 64K simple elements take on one core.
-MIN_PARALLEL_ITERATIONS = 1 << 16
+# it costs a few microseconds, and compiling a parallel loop costs about 60 ms of LLVM time (coroutines): only kernels of
+# 256K iterations and more are split.
+MIN_PARALLEL_ITERATIONS = 1 << 18
 
 
 def worth_parallel(iterators: list[str], extents: list[int]) -> bool:
@@ -61,4 +62,4 @@ class AsyncParallel(PassPipeline):
     def passes(self) -> list[Pass]:
         workers = self.threads or num_threads()
         return [UpstreamPasses("func.func(scf-forall-to-parallel),"
-                               f"async-parallel-for{{async-dispatch num-workers={workers}}}")]
+                               f"async-parallel-for{{async-dispatch=false num-workers={workers} min-task-size=1}}")]

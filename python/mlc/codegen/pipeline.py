@@ -4,15 +4,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..transforms.pass_base import Pass, PassPipeline
+from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
+from .blas import Blas
+from .copies import StridedCopies
 from .math_approx import MathApprox
 from .parallel import AsyncParallel
 from .vectorize import Vectorize
 
 
+# Named ops left after bufferization (linalg.copy, linalg.transpose, ...) become generics,
+# so mlc-blas and mlc-vectorize see them too.
+_GENERALIZE = "func.func(linalg-generalize-named-ops)"
+
+
 @dataclass(frozen=True)
 class CpuCodegen(PassPipeline):
-    """Runs the CPU strategies on bufferized linalg: vectorized innermost loops, then f32
+    """Runs the CPU strategies on bufferized linalg: strided copies as kernels, big matmuls
+    as BLAS calls, vectorized
+    innermost loops, then f32
     exp/log/tanh as polynomials (so they vectorize too), outer loops of big kernels on all
     cores (async runtime).
 
@@ -23,4 +32,4 @@ class CpuCodegen(PassPipeline):
     name = "mlc-cpu-codegen"
 
     def passes(self) -> list[Pass]:
-        return [Vectorize(), MathApprox(), AsyncParallel()]
+        return [StridedCopies(), UpstreamPasses(_GENERALIZE), Blas(), Vectorize(), MathApprox(), AsyncParallel()]

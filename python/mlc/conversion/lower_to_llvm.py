@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..codegen.pipeline import CpuCodegen
+from ..codegen.row_fusion import RowFusion
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .bool_to_byte import BoolToByte
 from .preallocate_temporaries import PreallocateTemporaries
@@ -27,15 +28,18 @@ _BUFFERIZE = [
     "identity-layout-map allow-return-allocs-from-loops}",
     # Results -> out-params; a statically shaped result is computed in place in the caller's buffer.
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}",
+    # Bufferizing insert_slice chains leaves copies of a view onto the same view: CSE makes
+    # them one value, canonicalize erases copy(x, x).
+    "func.func(cse,canonicalize)",
 ]
 # (mlc-preallocate-temporaries runs here: top-level temporaries become views of one scratch
 # argument the caller allocates once.)
 # Free every temporary buffer left before returning (after out-params, so results are not freed).
-_DEALLOCATE = "buffer-deallocation-pipeline"
+# Then C wrappers for the functions that exist now, not for the functions the CPU strategies
+# and the LLVM lowering add later (BLAS and libm declarations, outlined parallel bodies).
+_DEALLOCATE = "buffer-deallocation-pipeline,func.func(llvm-request-c-wrappers)"
 # (mlc-bool-to-byte runs here again: deallocation made i1 ownership memrefs of its own.)
 _TO_LLVM = [
-    # C wrappers for the functions that exist now, not for the libm declarations added below.
-    "func.func(llvm-request-c-wrappers)",
     "func.func(convert-linalg-to-loops)",
     # Vector transfers of rank > 1 (and masked ones) become loops over 1-D vector ops.
     "convert-vector-to-scf",
@@ -72,7 +76,8 @@ class Bufferize(PassPipeline):
     def passes(self) -> list[Pass]:
         kernels = [UpstreamPasses(_FUSE_KERNELS)] if self.fuse else []
         return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), ReadonlyArguments(), BoolToByte(),
-                UpstreamPasses(",".join(_BUFFERIZE)), PreallocateTemporaries(), UpstreamPasses(_DEALLOCATE),
+                UpstreamPasses(",".join(_BUFFERIZE)), *([RowFusion()] if self.fuse else []),
+                PreallocateTemporaries(), UpstreamPasses(_DEALLOCATE),
                 BoolToByte()]
 
 

@@ -17,6 +17,7 @@ from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
 from ..conversion.preallocate_temporaries import ALIGNMENT, SCRATCH_ATTR
+from .buffer_pool import POOL
 from .libraries import jit_shared_libraries
 from .memref import TensorSpec, data_pointer, make_descriptor
 
@@ -83,7 +84,7 @@ class Executable:
         arrays = [a if (type(a) is np.ndarray and a.dtype == s.dtype and a.shape == s.shape
                         and a.flags.c_contiguous) else self._check(i, a, s)
                   for i, (a, s) in enumerate(zip(args, self.inputs))]
-        results = [np.empty(s.shape, s.dtype) for s in self.outputs]
+        results = [POOL.empty(s.shape, s.dtype) for s in self.outputs]
         with self._lock:
             for desc, array in zip(self._descriptors, arrays + results):
                 desc.allocated = desc.aligned = data_pointer(array)

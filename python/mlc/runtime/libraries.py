@@ -48,7 +48,30 @@ def mlir_tool(name: str) -> Path:
 def jit_shared_libraries() -> list[str]:
     """The libraries every JIT'ed module links against (memrefCopy and friends)."""
     load_async_runtime()
+    find_blas()
     return [str(runtime_library("mlir_c_runner_utils"))]
+
+
+_BLAS_SYMBOL = "scipy_cblas_sgemm64_"
+
+
+@functools.cache
+def find_blas() -> Path | None:
+    """numpy's OpenBLAS (ILP64 CBLAS, `scipy_cblas_sgemm64_`), loaded RTLD_GLOBAL so JIT code
+    resolves its symbols; None if this numpy has none."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    libs = Path(numpy.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(libs.glob("libscipy_openblas64_*.so*")):
+        try:
+            lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+        except OSError:
+            continue
+        if hasattr(lib, _BLAS_SYMBOL):
+            return path
+    return None
 
 
 @functools.cache

@@ -10,12 +10,13 @@ the output features. The (group, feature) extent comes from a shape-only operand
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import linalg
+from mlir.dialects import linalg, tensor
 
 from ...dialects.hlo.shape_rules import convolution_layout
+from ...dialects.hlo.types import is_float
 from .registry import PARALLEL, REDUCTION, empty, generic, lowering
 from .scalar import combine, const, convert_scalar
-from .slicing import pad_tensor
+from .slicing import extract_slice, pad_tensor
 
 
 def _dim(i: int) -> ir.AffineExpr:
@@ -29,6 +30,60 @@ def _affine(*terms) -> ir.AffineExpr:
         term = _dim(loop) if coefficient == 1 else ir.AffineExpr.get_mul(_dim(loop), ir.AffineConstantExpr.get(coefficient))
         expr = term if expr is None else ir.AffineExpr.get_add(expr, term)
     return expr
+
+
+# The im2col copy is skipped above this size (it would dwarf the convolution's own data).
+IM2COL_MAX_BYTES = 512 << 20
+
+
+def _is_nhwc_hwio(c, lhs, rhs, result_type) -> bool:
+    """2-D, NHWC input and output, HWIO kernel, no groups, no input dilation, one float type."""
+    et = result_type.element_type
+    return (lhs.rank == 4 and (c.in_batch, c.in_spatial, c.in_feature) == (0, [1, 2], 3)
+            and (c.k_spatial, c.k_in, c.k_out) == ([0, 1], 2, 3)
+            and (c.out_batch, c.out_spatial, c.out_feature) == (0, [1, 2], 3)
+            and c.feature_groups == 1 and c.batch_groups == 1 and c.lhs_dilation == [1, 1]
+            and is_float(et) and lhs.element_type == et and rhs.element_type == et)
+
+
+def _reshape(value: ir.Value, shape: list[int], groups: list[list[int]], expand: bool) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g]) for g in groups])
+    t = ir.RankedTensorType.get(shape, ir.RankedTensorType(value.type).element_type)
+    if expand:
+        return tensor.expand_shape(t, value, reassociation, [], shape)
+    return tensor.collapse_shape(t, value, reassociation)
+
+
+def _im2col(source: ir.Value, c, rhs: ir.RankedTensorType, kernel: ir.Value, result_type) -> ir.Value:
+    """The common 2-D convolution as one matrix multiplication (what XLA and oneDNN do for
+    NHWC): col[n, oh, ow, kh, kw, ci] = x[n, oh*s + kh*d, ow*s + kw*d, ci], then
+    out[(n, oh, ow), co] = col[(n, oh, ow), (kh, kw, ci)] @ w[(kh, kw, ci), co], which the
+    CPU strategies run as a BLAS call or tiled vector code."""
+    et = result_type.element_type
+    n, oh, ow, co = result_type.shape
+    kh, kw, ci, _ = rhs.shape
+    col_shape = [n, oh, ow, kh, kw, ci]
+    # One strided copy per kernel tap, as linalg.copy: a named op, so elementwise fusion does
+    # not fold the copies into the product (which must read a plain matrix).
+    col = empty(ir.RankedTensorType.get(col_shape, et))
+    tap_type = ir.RankedTensorType.get([n, oh, ow, ci], et)
+    for i in range(kh):
+        for j in range(kw):
+            window = extract_slice(source, tap_type, [0, i * c.rhs_dilation[0], j * c.rhs_dilation[1], 0],
+                                   [1, c.strides[0], c.strides[1], 1])
+            offsets, sizes = [0, 0, 0, i, j, 0], [n, oh, ow, 1, 1, ci]
+            slot = tensor.extract_slice(tap_type, col, [], [], [], offsets, sizes, [1] * 6)
+            copied = linalg.copy(window, outs=[slot])
+            col = tensor.insert_slice(copied, col, [], [], [], offsets, sizes, [1] * 6)
+    rows, depth = n * oh * ow, kh * kw * ci
+    matrix = _reshape(col, [rows, depth], [[0, 1, 2], [3, 4, 5]], expand=False)
+    weights = _reshape(kernel, [depth, co], [[0, 1, 2], [3]], expand=False)
+    init = linalg.fill(const(et, 0), outs=[empty(ir.RankedTensorType.get([rows, co], et))])
+    # A named matmul: elementwise fusion and reshape propagation leave it alone (as a
+    # generic they would fold the im2col copies back in); codegen generalizes it later.
+    product = linalg.matmul(matrix, weights, outs=[init])
+    return _reshape(product, [n, oh, ow, co], [[0, 1, 2], [3]], expand=True)
 
 
 @lowering("convolution")
@@ -46,6 +101,10 @@ def lower_convolution(op, sig):
     source = op.operands[0]
     if any(low) or any(high) or any(interior):
         source = pad_tensor(source, const(lhs.element_type, 0), low, high, interior)
+    col_bytes = result_type.shape[0] * result_type.shape[1] * result_type.shape[2] * \
+        rhs.shape[0] * rhs.shape[1] * rhs.shape[2] * (et.width // 8) if result_type.rank == 4 else 0
+    if _is_nhwc_hwio(c, lhs, rhs, result_type) and col_bytes <= IM2COL_MAX_BYTES:
+        return [_im2col(source, c, rhs, op.operands[1], result_type)]
 
     groups = max(c.feature_groups, c.batch_groups)
     c_group = rhs.shape[c.k_in]

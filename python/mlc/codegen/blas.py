@@ -1,0 +1,204 @@
+"""Pass `mlc-blas`: a large matmul becomes a call to the BLAS that numpy ships.
+
+    linalg.generic {acc + lhs * rhs} ins(%a : memref<512x512xf32>, %b : ...) outs(%c : ...)
+  ->
+    func.call @scipy_cblas_sgemm64_(RowMajor, NoTrans, NoTrans, M, N, K, 1.0, a, lda,
+                                    b, ldb, 1.0, c, ldc)
+
+Operator selection, as XLA's CPU backend does for its Eigen/MKL/ACL calls: OpenBLAS's
+packed, register-blocked, multithreaded sgemm is hard to beat for big GEMMs, while
+generated code wins on small ones (no call and threading overhead) and keeps its fused
+epilogue. The rule: f32 or f64, one M, N and K loop (batch loops become a loop of calls),
+each matrix's rows or columns contiguous, and M*N*K >= `min_mnk` (default 64^3). Anything
+else stays a linalg.generic for mlc-vectorize and the scalar path.
+
+The library is numpy's own OpenBLAS (`numpy.libs/libscipy_openblas64_*.so`, ILP64: 64-bit
+sizes), found and loaded when MLC compiles. MLC_BLAS=0 turns the rule off; a missing
+library leaves the generated code, with one line under MLC_LOG_COMPILES. beta = 1: the
+call accumulates into C exactly as the generic did (after its linalg.fill).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import arith, func, llvm, memref, scf
+
+from ..runtime.libraries import find_blas
+from ..transforms.pass_base import Pass
+from .contraction import Contraction, match_contraction
+
+_ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
+_GEMM = {32: "scipy_cblas_sgemm64_", 64: "scipy_cblas_dgemm64_"}
+_log = logging.getLogger("mlc")
+
+
+@dataclass(frozen=True)
+class _Matrix:
+    """How one operand holds a logical matrix X[rows, cols]: transposed or not, its leading
+    dimension (elements between rows), and its stride for each batch loop."""
+
+    value: ir.Value
+    transposed: bool
+    leading: int
+    batch_strides: tuple[int, ...]
+
+
+def _group_stride(strides, shape, position, group) -> int | None:
+    """The stride of a loop group read as one dimension: its loops must be consecutive
+    operand dimensions, in order, each spanning exactly the next (a collapsible reshape)."""
+    places = [position[d] for d in group]
+    if places != list(range(places[0], places[0] + len(places))):
+        return None
+    for outer, inner in zip(places, places[1:]):
+        if strides[outer] != strides[inner] * shape[inner]:
+            return None
+    return strides[places[-1]]
+
+
+def _matrix(value: ir.Value, dims: tuple[int, ...], rows: tuple[int, ...], cols: tuple[int, ...],
+            batch: tuple[int, ...]) -> _Matrix | None:
+    t = ir.MemRefType(value.type)
+    strides, _ = t.get_strides_and_offset()
+    if min(strides) < 0:  # dynamic (ShapedType's sentinel)
+        return None
+    position = {d: i for i, d in enumerate(dims)}
+    row_stride = _group_stride(strides, t.shape, position, rows)
+    col_stride = _group_stride(strides, t.shape, position, cols)
+    if row_stride is None or col_stride is None:
+        return None
+    batch_strides = tuple(strides[position[b]] for b in batch)
+    if col_stride == 1:
+        return _Matrix(value, False, max(row_stride, 1), batch_strides)
+    if row_stride == 1:
+        return _Matrix(value, True, max(col_stride, 1), batch_strides)
+    return None
+
+
+def gemm_operands(c: Contraction, operands) -> tuple[_Matrix, _Matrix, _Matrix, tuple, tuple] | None:
+    """(A, B, C, M, N) for a row-major gemm computing this contraction, or None if a
+    matrix has neither contiguous rows nor columns. A transposed C is computed as
+    C^T = B^T A^T."""
+    lhs, rhs, out = operands
+    m, n = c.m, c.n
+    out_matrix = _matrix(out, c.out_dims, m, n, c.batch)
+    if out_matrix is None:
+        return None
+    if out_matrix.transposed:  # C^T[n, m] = B^T[n, k] A^T[k, m]
+        lhs, rhs, m, n = rhs, lhs, n, m
+        lhs_dims, rhs_dims = c.rhs_dims, c.lhs_dims
+        out_matrix = _matrix(out, c.out_dims, m, n, c.batch)
+    else:
+        lhs_dims, rhs_dims = c.lhs_dims, c.rhs_dims
+    a = _matrix(lhs, lhs_dims, m, c.k, c.batch)
+    b = _matrix(rhs, rhs_dims, c.k, n, c.batch)
+    if a is None or b is None or out_matrix is None or out_matrix.transposed:
+        return None
+    return a, b, out_matrix, m, n
+
+
+def _declare(module: ir.Operation, name: str, element: ir.Type) -> None:
+    body = module.regions[0].blocks[0]
+    for op in body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
+            return
+    i32, i64, ptr = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64), ir.Type.parse("!llvm.ptr")
+    inputs = [i32, i32, i32, i64, i64, i64, element, ptr, i64, ptr, i64, element, ptr, i64]
+    with ir.InsertionPoint.at_block_begin(body):
+        func.FuncOp(name, ir.FunctionType.get(inputs, []), visibility="private")
+
+
+def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple) -> None:
+    """At the current insertion point: loops over the batch dims around one gemm call."""
+    index, i32, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    element = c.element_type
+    element_bytes = element.width // 8
+    ptr = ir.Type.parse("!llvm.ptr")
+
+    def base_address(value):
+        metadata = memref.extract_strided_metadata(value)
+        offset = metadata[1]
+        start = memref.extract_aligned_pointer_as_index(value)
+        return arith.addi(start, arith.muli(offset, arith.constant(index, element_bytes)))
+
+    def i32c(v):
+        return arith.constant(i32, v)
+
+    def i64c(v):
+        return arith.constant(i64, v)
+
+    starts = [base_address(x.value) for x in (a, b, out)]
+    one = arith.constant(element, ir.FloatAttr.get(element, 1.0))
+    trans = [i32c(_TRANS if x.transposed else _NO_TRANS) for x in (a, b)]
+
+    def call(ivs):
+        addresses = []
+        for x, start in zip((a, b, out), starts):
+            address = start
+            for iv, stride in zip(ivs, x.batch_strides):
+                address = arith.addi(address, arith.muli(iv, arith.constant(index, stride * element_bytes)))
+            addresses.append(llvm.inttoptr(ptr, arith.index_cast(i64, address)))
+        func.call([], ir.FlatSymbolRefAttr.get(name),
+                  [i32c(_ROW_MAJOR), trans[0], trans[1], i64c(c.size(m)), i64c(c.size(n)),
+                   i64c(c.size(c.k)), one, addresses[0], i64c(a.leading), addresses[1], i64c(b.leading),
+                   one, addresses[2], i64c(out.leading)])
+
+    _in_loops([c.extents[d] for d in c.batch], call)
+
+
+def _in_loops(extents: list[int], body, ivs: tuple = ()) -> None:
+    """body(ivs) inside one scf.for per extent (outermost first)."""
+    if not extents:
+        body(ivs)
+        return
+    index = ir.IndexType.get()
+    loop = scf.ForOp(arith.constant(index, 0), arith.constant(index, extents[0]), arith.constant(index, 1))
+    with ir.InsertionPoint(loop.body):
+        _in_loops(extents[1:], body, ivs + (loop.induction_variable,))
+        scf.YieldOp([])
+
+
+@dataclass(frozen=True)
+class Blas(Pass):
+    """Replaces large f32/f64 matmul generics on buffers with calls to numpy's OpenBLAS gemm.
+
+    Expects: the `buffers` stage. Produces: func.call to the ILP64 CBLAS gemm (declared
+    private in the module) where the rule in the module docstring holds.
+    """
+
+    name = "mlc-blas"
+    min_mnk: int = 64 * 64 * 64
+
+    def run(self, module: ir.Operation) -> None:
+        if os.environ.get("MLC_BLAS", "1").strip() == "0":
+            return
+        candidates = []
+
+        def visit(op):
+            if op.name == "linalg.generic":
+                c = match_contraction(op)
+                if c is not None and getattr(c.element_type, "width", 0) in _GEMM \
+                        and isinstance(c.element_type, ir.FloatType) and c.mnk >= self.min_mnk:
+                    candidates.append((op, c))
+                return ir.WalkResult.SKIP
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit)
+        if not candidates:
+            return
+        if find_blas() is None:
+            if os.environ.get("MLC_LOG_COMPILES"):
+                _log.warning("mlc: no BLAS library found (numpy's OpenBLAS); matmuls use generated code")
+            return
+        for op, c in candidates:
+            operands = gemm_operands(c, list(op.operands))
+            if operands is None:
+                continue
+            name = _GEMM[c.element_type.width]
+            _declare(module, name, c.element_type)
+            with ir.InsertionPoint(op), op.location:
+                _emit_call(name, c, *operands)
+            op.erase()

@@ -1,0 +1,113 @@
+"""Recognizes a matrix multiplication in a linalg.generic on buffers and names its loops.
+
+hlo-to-linalg lowers every dot_general to a generic whose body is `acc + lhs * rhs`; the
+matmul strategies (BLAS calls, tiled vector code) need to know which loop is M, N, K and
+which are batch loops, and how each operand lays those dims out in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+
+_FLOAT_BODY = ("arith.mulf", "arith.addf")
+
+
+@dataclass(frozen=True)
+class Contraction:
+    """C[batch..., M, N] += A[batch..., M, K] * B[batch..., K, N] in some layout.
+
+    `*_dims` are each operand's loop indices in memory order (outer to inner); `m`, `n`,
+    `k` are groups of loops that act as one matrix dimension (e.g. (n, oh, ow) rows of a
+    convolution as a matmul), in the order the output (m, n) or lhs (k) lays them out;
+    `batch` the batch loops; `extents` all loop sizes.
+    """
+
+    m: tuple[int, ...]
+    n: tuple[int, ...]
+    k: tuple[int, ...]
+    batch: tuple[int, ...]
+    extents: tuple[int, ...]
+    lhs_dims: tuple[int, ...]
+    rhs_dims: tuple[int, ...]
+    out_dims: tuple[int, ...]
+    element_type: ir.Type
+
+    def size(self, group: tuple[int, ...]) -> int:
+        """The extent of a loop group taken as one dimension."""
+        total = 1
+        for d in group:
+            total *= self.extents[d]
+        return total
+
+    @property
+    def mnk(self) -> int:
+        return self.size(self.m) * self.size(self.n) * self.size(self.k)
+
+
+def _map_dims(attr) -> tuple[int, ...] | None:
+    amap = ir.AffineMapAttr(attr).value
+    if not amap.is_projected_permutation:
+        return None
+    return tuple(ir.AffineDimExpr(e).position for e in amap.results)
+
+
+def _is_multiply_accumulate(op) -> bool:
+    """The body is `yield acc + a * b` (either operand order) on floats, nothing else."""
+    block = op.regions[0].blocks[0]
+    ops = list(block.operations)
+    if len(ops) != 3 or tuple(o.operation.name for o in ops[:2]) != _FLOAT_BODY:
+        return False
+    a, b, acc = list(block.arguments)
+    mul, add, yield_ = ops
+    if {mul.operands[0], mul.operands[1]} != {a, b} or a == b:
+        return False
+    if {add.operands[0], add.operands[1]} != {acc, mul.results[0]}:
+        return False
+    return yield_.operands[0] == add.results[0]
+
+
+def _static_extents(op, maps, n_loops) -> tuple[int, ...] | None:
+    extents = [None] * n_loops
+    for value, dims in zip(op.operands, maps):
+        t = value.type
+        if not isinstance(t, ir.MemRefType) or not t.has_static_shape:
+            return None
+        for size, d in zip(t.shape, dims):
+            extents[d] = size
+    return None if None in extents else tuple(extents)
+
+
+def match_contraction(op) -> Contraction | None:
+    """The Contraction a linalg.generic on buffers computes, or None if it is not one
+    float matmul (at least one M, N and K loop; any number of batch loops)."""
+    if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_multiply_accumulate(op):
+        return None
+    maps = [_map_dims(a) for a in op.attributes["indexing_maps"]]
+    if None in maps:
+        return None
+    lhs, rhs, out = maps
+    n_loops = len(op.attributes["iterator_types"])
+    types = {ir.MemRefType(v.type).element_type for v in op.operands}
+    if len(types) != 1:
+        return None
+    roles: dict[str, list[int]] = {"m": [], "n": [], "k": [], "batch": []}
+    for d in range(n_loops):
+        where = (d in lhs, d in rhs, d in out)
+        role = {(True, False, True): "m", (False, True, True): "n", (True, True, False): "k",
+                (True, True, True): "batch"}.get(where)
+        if role is None:
+            return None
+        roles[role].append(d)
+    if not roles["m"] or not roles["n"] or not roles["k"]:
+        return None
+    extents = _static_extents(op, maps, n_loops)
+    if extents is None:
+        return None
+
+    def in_order(group, dims):
+        return tuple(sorted(group, key=dims.index))
+
+    return Contraction(in_order(roles["m"], out), in_order(roles["n"], out), in_order(roles["k"], lhs),
+                       tuple(roles["batch"]), extents, lhs, rhs, out, types.pop())

@@ -1,0 +1,208 @@
+"""Pass `mlc-row-fusion`: consecutive kernels that each work row by row run in one loop
+over the rows, so a row's intermediate values are still in cache when the next kernel
+reads them (XLA's row-reduction fusion; softmax and layer_norm are the cases it is for).
+
+    linalg.generic max  ins(%x : memref<4096x1024xf32>) outs(%m : memref<4096xf32>)
+    linalg.generic exp  ins(%x, %m) outs(%e : memref<4096x1024xf32>)
+    linalg.generic sum  ins(%e) outs(%s : memref<4096xf32>)
+    linalg.generic div  ins(%e, %s) outs(%out)
+  ->
+    scf.forall (%r) in (4096) {
+      linalg.generic max  ins(%x[%r] : memref<1x1024xf32, ...>) outs(%m[%r])
+      ... the same four kernels on row %r's subviews ...
+    } {mlc.row_fusion}
+
+The fused loop is parallel (rows are independent), so mlc-async-parallel shares it between
+threads; with one thread it is an scf.for.
+
+Rule, checked per kernel (linalg.generic, fill or copy on buffers): its first loop is
+parallel over R rows, every operand it writes and every operand an earlier kernel of the
+group wrote is indexed by that loop as its dimension 0 (so row r reads only row r of its
+producers), other inputs may be read whole (a broadcast bias). View ops between kernels
+(expand_shape, collapse_shape, subview keeping dimension 0) and allocs move before the loop. A run of
+two or more such kernels with the same R, and at least MIN_ROWS rows, is fused. Run it
+before mlc-preallocate-temporaries: the loop is then one op for the live ranges, so no two
+temporaries of the group share bytes across rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import arith, memref, scf
+
+from ..transforms.pass_base import Pass
+from .contraction import match_contraction
+from .parallel import worth_parallel
+from .target import num_threads
+
+TAG = "mlc.row_fusion"
+MIN_ROWS = 2
+_KERNELS = frozenset({"linalg.generic", "linalg.fill", "linalg.copy"})
+_MOVABLE = frozenset({"memref.alloc", "memref.expand_shape", "memref.collapse_shape", "memref.subview",
+                      "arith.constant"})
+_VIEWS = frozenset({"memref.expand_shape", "memref.collapse_shape", "memref.subview"})
+
+
+def _row_maps(op) -> list[tuple[ir.Value, bool, bool]] | None:
+    """[(operand, is_output, row_indexed)] of a kernel whose first loop is parallel, or None."""
+    operands = list(op.operands)
+    if op.name == "linalg.copy":  # copy(in, out): row r of in to row r of out
+        if any(not isinstance(v.type, ir.MemRefType) or v.type.rank == 0 for v in operands):
+            return None
+        return [(operands[0], False, True), (operands[1], True, True)]
+    if op.name == "linalg.fill":  # fill(value, out): out is written row by row
+        out = operands[1]
+        if not isinstance(out.type, ir.MemRefType) or out.type.rank == 0:
+            return None
+        return [(operands[0], False, False), (out, True, True)]
+    if "parallel" not in str(op.attributes["iterator_types"][0]) or match_contraction(op) is not None:
+        return None  # (a matmul is left whole for the matmul strategies: BLAS, tiled code)
+    n_in = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
+    result = []
+    for i, (value, attr) in enumerate(zip(operands, op.attributes["indexing_maps"])):
+        amap = ir.AffineMapAttr(attr).value
+        first = amap.results[0] if len(amap.results) else None
+        row_indexed = first is not None and isinstance(first, ir.AffineDimExpr) and first.position == 0
+        uses_row = any(isinstance(e, ir.AffineDimExpr) and e.position == 0 for e in amap.results)
+        if uses_row and not row_indexed:
+            return None  # the row loop indexes another dimension: not row-local
+        result.append((value, i >= n_in, row_indexed))
+    return result
+
+
+def _rows(entries) -> int | None:
+    rows = {ir.MemRefType(v.type).shape[0] for v, _, indexed in entries if indexed}
+    return rows.pop() if len(rows) == 1 else None
+
+
+def _root(value: ir.Value) -> ir.Value:
+    """The buffer a view-of-a-view chain starts from (for 'was it written in the group')."""
+    while isinstance(value.owner, ir.Operation) or hasattr(value.owner, "operation"):
+        owner = value.owner.operation if hasattr(value.owner, "operation") else value.owner
+        if owner.name in _VIEWS:
+            value = owner.operands[0]
+        else:
+            break
+    return value
+
+
+def _keeps_rows(op) -> bool:
+    """A view whose row r is its source's row r: a reshape that leaves dimension 0 alone, or
+    a subview that takes all of dimension 0."""
+    if op.name == "memref.subview":
+        source = ir.MemRefType(op.operands[0].type)
+        offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
+        sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
+        strides = list(ir.DenseI64ArrayAttr(op.attributes["static_strides"]))
+        return (source.rank > 0 and (offsets[0], sizes[0], strides[0]) == (0, source.shape[0], 1)
+                and ir.MemRefType(op.results[0].type).shape[:1] == source.shape[:1])
+    first_group = list(op.attributes["reassociation"])[0]
+    return [ir.IntegerAttr(d).value for d in first_group] == [0]
+
+
+@dataclass
+class _Group:
+    rows: int
+    kernels: list
+    written: set
+    span: list  # every op from the first kernel to the last, in block order
+
+
+def _groups(block) -> list[_Group]:
+    groups, current, pending = [], None, []
+
+    def close():
+        nonlocal current
+        if current is not None and len(current.kernels) >= 2 and current.rows >= MIN_ROWS:
+            groups.append(current)
+        current = None
+
+    for op in list(block.operations):
+        op = op.operation
+        if op.name in _MOVABLE:
+            if op.name in _VIEWS and not _keeps_rows(op):
+                close()
+            elif current is not None:
+                pending.append(op)
+            continue
+        entries = _row_maps(op) if op.name in _KERNELS else None
+        rows = _rows(entries) if entries else None
+        if entries is None or rows is None:
+            close()
+            continue
+        reads_group_whole = current is not None and any(
+            not indexed and _root(v) in current.written for v, out, indexed in entries)
+        if current is None or rows != current.rows or reads_group_whole:
+            close()
+            current = _Group(rows, [], set(), [])
+        else:
+            current.span.extend(pending)
+        pending = []
+        current.kernels.append(op)
+        current.span.append(op)
+        current.written.update(_root(v) for v, out, _ in entries if out)
+    close()
+    return groups
+
+
+def _elements(value: ir.Value) -> int:
+    count = 1
+    for s in ir.MemRefType(value.type).shape:
+        count *= s
+    return count
+
+
+def _row_slice(value: ir.Value, row: ir.Value) -> ir.Value:
+    t = ir.MemRefType(value.type)
+    return memref.subview(value, [row] + [0] * (t.rank - 1), [1] + list(t.shape[1:]), [1] * t.rank)
+
+
+@dataclass(frozen=True)
+class RowFusion(Pass):
+    """Fuses runs of row-local kernels on buffers into one loop over rows (scf.forall).
+
+    Expects: bufferized linalg at a function's top level. Produces: `scf.forall ... {mlc.row_fusion}`
+    holding the kernels on row subviews; everything else unchanged.
+    """
+
+    name = "mlc-row-fusion"
+    threads: int = 0  # > 1 makes the row loop an scf.forall; 0 = num_threads()
+
+    def threads_or_default(self) -> int:
+        return self.threads or num_threads()
+
+    def run(self, module: ir.Operation) -> None:
+        for func in module.regions[0].blocks[0].operations:
+            if func.operation.name == "func.func" and func.regions[0].blocks:
+                for group in _groups(func.regions[0].blocks[0]):
+                    self._fuse(group)
+
+    def _fuse(self, group: _Group) -> None:
+        first = group.kernels[0]
+        kernels = set(group.kernels)
+        for op in group.span:  # views and allocs between the kernels: before the loop
+            if op not in kernels:
+                op.move_before(first)
+        largest = max(_elements(v) for k in group.kernels for v in k.operands
+                      if isinstance(v.type, ir.MemRefType))
+        parallel = self.threads_or_default() > 1 and worth_parallel(["parallel"], [group.rows, largest // group.rows])
+        with ir.InsertionPoint(first), first.location:
+            if parallel:  # shared between threads by mlc-async-parallel
+                loop = scf.ForallOp([0], [group.rows], [1])
+            else:
+                index = ir.IndexType.get()
+                loop = scf.ForOp(arith.constant(index, 0), arith.constant(index, group.rows),
+                                 arith.constant(index, 1))
+            loop.attributes[TAG] = ir.UnitAttr.get()
+        body = loop.regions[0].blocks[0]
+        row = body.arguments[0]
+        with ir.InsertionPoint(body):
+            terminator = scf.InParallelOp() if parallel else scf.YieldOp([])
+        for kernel in group.kernels:
+            kernel.move_before(terminator.operation)
+            with ir.InsertionPoint(kernel), kernel.location:
+                for i, (value, _, indexed) in enumerate(_row_maps(kernel)):
+                    if indexed:
+                        kernel.operands[i] = _row_slice(value, row)
