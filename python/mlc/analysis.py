@@ -1,5 +1,6 @@
 """Cost and memory analysis of a compiled function, read off its bufferized IR (the
-`buffers` stage): kernels are linalg ops (each one loop nest), temporaries are the
+`buffers` stage): kernels are linalg ops (each one loop nest; a row-fused loop of several
+is one), temporaries are the
 scratch buffer (mlc-preallocate-temporaries) plus buffers still allocated inside the
 function, reads/writes are each kernel's operand sizes."""
 
@@ -9,6 +10,7 @@ import math
 
 from mlir import ir
 
+from .codegen.row_fusion import TAG as ROW_FUSION
 from .conversion.preallocate_temporaries import SCRATCH_ATTR
 from .dialects.hlo.types import byte_size
 
@@ -37,22 +39,35 @@ def _flops(op) -> int:
     return per_iteration * math.prod(_loop_ranges(op))
 
 
+def _row_loop_trips(op) -> int:
+    """How many times `op` runs: the row count of the row-fused loop around it, else 1."""
+    parent = op.parent
+    while parent is not None:
+        if ROW_FUSION in parent.attributes:
+            return ir.IntegerAttr(parent.attributes[ROW_FUSION]).value
+        parent = parent.parent
+    return 1
+
+
 def analyze(module: ir.Module) -> dict:
     result = {"kernels": 0, "flops": 0, "bytes_read": 0, "bytes_written": 0, "temp_bytes": 0}
 
     def visit(op):
         name = op.name
-        if name.startswith("linalg.") and name not in _NOT_KERNELS:
+        if ROW_FUSION in op.attributes:  # one loop nest holding several kernels (mlc-row-fusion)
             result["kernels"] += 1
-            result["flops"] += _flops(op)
+        elif name.startswith("linalg.") and name not in _NOT_KERNELS:
+            trips = _row_loop_trips(op)  # a kernel in a row loop is counted once, for all rows
+            result["kernels"] += 1 if trips == 1 else 0
+            result["flops"] += _flops(op) * trips
             segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])) \
                 if "operandSegmentSizes" in op.attributes else [len(op.operands) - 1, 1]
             operands = list(op.operands)
             for value in operands[:segments[0]]:
                 if isinstance(value.type, ir.ShapedType):
-                    result["bytes_read"] += byte_size(value.type)
+                    result["bytes_read"] += byte_size(value.type) * trips
             for value in operands[segments[0]:]:
-                result["bytes_written"] += byte_size(value.type)
+                result["bytes_written"] += byte_size(value.type) * trips
         elif name in ("memref.alloc", "memref.alloca"):
             result["temp_bytes"] += byte_size(op.results[0].type)
         elif name == "func.func" and SCRATCH_ATTR in op.attributes:  # preallocated temporaries

@@ -7,7 +7,7 @@
 // THREADS-LABEL: func @elementwise
 // THREADS-NOT: scf.forall
 // THREADS-LABEL: func @big_rows
-// THREADS: scf.forall (%{{.*}}) in (512)
+// THREADS: scf.forall (%{{.*}}) in (1024)
 // THREADS: scf.for %{{.*}} to %{{.*}} step %c16
 // THREADS-LABEL: func @big_vector
 // THREADS: scf.forall (%{{.*}}) in (8)
@@ -152,9 +152,9 @@ func.func @gather_body(%idx: memref<16xindex>, %table: memref<100xf32>, %y: memr
 // CHECK-LABEL: func @big_rows
 // CHECK-NOT: scf.forall
 #b = affine_map<(d0, d1) -> (d0, d1)>
-func.func @big_rows(%x: memref<512x256xf32>, %y: memref<512x256xf32>) {
+func.func @big_rows(%x: memref<1024x256xf32>, %y: memref<1024x256xf32>) {
   linalg.generic {indexing_maps = [#b, #b], iterator_types = ["parallel", "parallel"]}
-      ins(%x : memref<512x256xf32>) outs(%y : memref<512x256xf32>) {
+      ins(%x : memref<1024x256xf32>) outs(%y : memref<1024x256xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = arith.mulf %a, %a : f32
     linalg.yield %r : f32
@@ -167,9 +167,9 @@ func.func @big_rows(%x: memref<512x256xf32>, %y: memref<512x256xf32>) {
 // A big 1-D kernel is split into chunks (about four per thread, a divisor of the extent).
 // CHECK-LABEL: func @big_vector
 #v = affine_map<(d0) -> (d0)>
-func.func @big_vector(%x: memref<131072xf32>, %y: memref<131072xf32>) {
+func.func @big_vector(%x: memref<262144xf32>, %y: memref<262144xf32>) {
   linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
-      ins(%x : memref<131072xf32>) outs(%y : memref<131072xf32>) {
+      ins(%x : memref<262144xf32>) outs(%y : memref<262144xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = arith.mulf %a, %a : f32
     linalg.yield %r : f32

@@ -10,7 +10,7 @@ reads them (XLA's row-reduction fusion; softmax and layer_norm are the cases it 
     scf.forall (%r) in (4096) {
       linalg.generic max  ins(%x[%r] : memref<1x1024xf32, ...>) outs(%m[%r])
       ... the same four kernels on row %r's subviews ...
-    } {mlc.row_fusion}
+    } {mlc.row_fusion = 4096}
 
 The fused loop is parallel (rows are independent), so mlc-async-parallel shares it between
 threads; with one thread it is an scf.for.
@@ -63,13 +63,22 @@ def _row_maps(op) -> list[tuple[ir.Value, bool, bool]] | None:
     result = []
     for i, (value, attr) in enumerate(zip(operands, op.attributes["indexing_maps"])):
         amap = ir.AffineMapAttr(attr).value
-        first = amap.results[0] if len(amap.results) else None
-        row_indexed = first is not None and isinstance(first, ir.AffineDimExpr) and first.position == 0
-        uses_row = any(isinstance(e, ir.AffineDimExpr) and e.position == 0 for e in amap.results)
-        if uses_row and not row_indexed:
-            return None  # the row loop indexes another dimension: not row-local
+        results = list(amap.results)
+        row_indexed = (bool(results) and isinstance(results[0], ir.AffineDimExpr) and results[0].position == 0
+                       and not any(_uses_dim(e, 0) for e in results[1:]))
+        if not row_indexed and any(_uses_dim(e, 0) for e in results):
+            return None  # the row loop indexes another dimension too (d0 + d1): not row-local
         result.append((value, i >= n_in, row_indexed))
     return result
+
+
+def _uses_dim(expr: ir.AffineExpr, dim: int) -> bool:
+    """Whether an affine expression depends on loop `dim` (d0 + d1 uses both)."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return expr.position == dim
+    if isinstance(expr, ir.AffineBinaryExpr):
+        return _uses_dim(expr.lhs, dim) or _uses_dim(expr.rhs, dim)
+    return False
 
 
 def _rows(entries) -> int | None:
@@ -195,7 +204,7 @@ class RowFusion(Pass):
                 index = ir.IndexType.get()
                 loop = scf.ForOp(arith.constant(index, 0), arith.constant(index, group.rows),
                                  arith.constant(index, 1))
-            loop.attributes[TAG] = ir.UnitAttr.get()
+            loop.attributes[TAG] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), group.rows)
         body = loop.regions[0].blocks[0]
         row = body.arguments[0]
         with ir.InsertionPoint(body):

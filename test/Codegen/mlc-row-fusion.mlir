@@ -1,0 +1,111 @@
+// RUN: mlc-opt %s --split-input-file --mlc-row-fusion="threads=2" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --mlc-row-fusion="threads=1" | FileCheck %s --check-prefix=ONE
+
+// A row max then a row-wise subtract: one loop over the 4096 rows runs both kernels on row
+// subviews (parallel: an scf.forall). The views and allocs between them move before it.
+// CHECK-LABEL: func @max_then_subtract
+// CHECK: memref.alloc
+// CHECK: scf.forall (%[[R:.*]]) in (4096)
+// CHECK:   memref.subview %{{.*}}[%[[R]]] [1] [1]
+// CHECK:   linalg.fill
+// CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK: } {mlc.row_fusion = 4096 : i64}
+// ONE-LABEL: func @max_then_subtract
+// ONE: scf.for
+// ONE-NOT: scf.forall
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @max_then_subtract(%x: memref<4096x256xf32>, %out: memref<4096x256xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<4096xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<4096xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4096x256xf32>) outs(%m : memref<4096xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<4096x256xf32>, memref<4096xf32>) outs(%out : memref<4096x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.subf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %m : memref<4096xf32>
+  return
+}
+
+// -----
+
+// Not fused: the second kernel reads the first one's output whole (a column sum over all
+// rows), so row r would need every row of it.
+// CHECK-LABEL: func @reads_all_rows
+// CHECK-NOT: scf.forall
+// CHECK-NOT: scf.for
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (d1, d0)>
+func.func @reads_all_rows(%x: memref<64x64xf32>, %t: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#cols, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Not fused: a matmul is left whole for the matmul strategies (BLAS, tiled code).
+// CHECK-LABEL: func @matmul_then_relu
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}}"reduction"
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+#e = affine_map<(m, n) -> (m, n)>
+func.func @matmul_then_relu(%x: memref<64x64xf32>, %w: memref<64x64xf32>, %y: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<64x64xf32>, memref<64x64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#e, #e], iterator_types = ["parallel", "parallel"]}
+      ins(%y : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Not fused: a sliding window reads x[o + k], so the output loop is not a row of x.
+// CHECK-LABEL: func @sliding_window
+// CHECK-NOT: scf.for
+#window = affine_map<(o, k) -> (o + k)>
+#taps = affine_map<(o, k) -> (k)>
+#outs = affine_map<(o, k) -> (o)>
+func.func @sliding_window(%x: memref<5xf32>, %w: memref<3xf32>, %y: memref<3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<3xf32>)
+  linalg.generic {indexing_maps = [#window, #taps, #outs], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w : memref<5xf32>, memref<3xf32>) outs(%y : memref<3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
