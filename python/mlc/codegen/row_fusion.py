@@ -57,7 +57,8 @@ def _row_maps(op) -> list[tuple[ir.Value, bool, bool]] | None:
         if not isinstance(out.type, ir.MemRefType) or out.type.rank == 0:
             return None
         return [(operands[0], False, False), (out, True, True)]
-    if "parallel" not in str(op.attributes["iterator_types"][0]) or match_contraction(op) is not None:
+    iterators = list(op.attributes["iterator_types"])
+    if not iterators or "parallel" not in str(iterators[0]) or match_contraction(op) is not None:
         return None  # (a matmul is left whole for the matmul strategies: BLAS, tiled code)
     n_in = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
     result = []
@@ -107,8 +108,8 @@ def _keeps_rows(op) -> bool:
         strides = list(ir.DenseI64ArrayAttr(op.attributes["static_strides"]))
         return (source.rank > 0 and (offsets[0], sizes[0], strides[0]) == (0, source.shape[0], 1)
                 and ir.MemRefType(op.results[0].type).shape[:1] == source.shape[:1])
-    first_group = list(op.attributes["reassociation"])[0]
-    return [ir.IntegerAttr(d).value for d in first_group] == [0]
+    groups = list(op.attributes["reassociation"])
+    return bool(groups) and [ir.IntegerAttr(d).value for d in groups[0]] == [0]
 
 
 @dataclass

@@ -1,0 +1,101 @@
+"""The runtime pieces behind fast calls: the result buffer pool, the scratch buffer for
+temporaries, the async runtime's lifetime, and MLC_NUM_THREADS."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+import mlc
+import mlc.nn as nn
+import mlc.numpy as mnp
+from mlc.codegen.target import num_threads
+from mlc.runtime.buffer_pool import MIN_BYTES, BufferPool
+
+BIG = (1024, 1024)  # 4 MiB of f32: results go through the pool
+
+
+def test_pool_reuses_a_dropped_block():
+    pool = BufferPool()
+    a = pool.empty(BIG, np.dtype(np.float32))
+    address = a.ctypes.data
+    del a
+    gc.collect()
+    b = pool.empty(BIG, np.dtype(np.float32))
+    assert b.ctypes.data == address and b.shape == BIG and b.flags.c_contiguous
+
+
+def test_pool_keeps_a_block_while_a_view_lives():
+    pool = BufferPool()
+    a = pool.empty(BIG, np.dtype(np.float32))
+    view = a[3:5]
+    address = a.ctypes.data
+    del a
+    gc.collect()
+    b = pool.empty(BIG, np.dtype(np.float32))
+    assert b.ctypes.data != address
+    assert view.base is not None
+
+
+def test_pool_skips_small_arrays_and_respects_its_cap():
+    pool = BufferPool(max_cached_bytes=MIN_BYTES)
+    small = pool.empty((4,), np.dtype(np.float32))
+    assert small.base is None  # plain numpy
+    for _ in range(3):
+        pool.empty(BIG, np.dtype(np.float32))  # dropped at once
+    gc.collect()
+    assert pool.cached_bytes <= MIN_BYTES
+
+
+def test_results_from_the_pool_are_independent_arrays():
+    x = np.random.default_rng(0).standard_normal(BIG).astype(np.float32)
+    f = mlc.jit(lambda a: a * 2.0)
+    first = f(x)
+    second = f(x + 1)
+    np.testing.assert_array_equal(first, x * 2)
+    np.testing.assert_array_equal(second, (x + 1) * 2)
+    assert first.ctypes.data != second.ctypes.data
+
+
+def test_temporaries_live_in_a_scratch_buffer():
+    x = np.ones((64, 256), np.float32)
+    compiled = mlc.jit(nn.softmax).lower(x).compile()
+    assert "mlc.scratch_bytes" in compiled.as_text("buffers")
+    assert "memref.alloc" not in compiled.as_text("buffers")
+    np.testing.assert_allclose(compiled(x), np.full_like(x, 1 / 256), rtol=1e-6)
+
+
+def test_destroying_a_parallel_executable_keeps_the_others_working():
+    """Regression: the async runtime is process-wide; an engine's destruction must not take
+    it down under the other engines (it used to crash their next parallel loop)."""
+    x = np.random.default_rng(1).standard_normal((1024, 512)).astype(np.float32)
+    first = mlc.jit(lambda a: mnp.tanh(a) + 1.0)
+    first(x)
+    second = mlc.jit(lambda a: mnp.exp(a) * 2.0)
+    assert "async" in second.lower(x).compile().as_text("codegen") or num_threads() == 1
+    del first
+    gc.collect()
+    np.testing.assert_allclose(second(x), np.exp(x) * 2.0, rtol=1e-6)
+
+
+@pytest.mark.parametrize("value, expected", [("1", 1), ("3", 3)])
+def test_num_threads_from_the_environment(monkeypatch, value, expected):
+    monkeypatch.setenv("MLC_NUM_THREADS", value)
+    assert num_threads() == expected
+
+
+@pytest.mark.parametrize("value", ["0", "two", "-1"])
+def test_bad_num_threads_is_a_clear_error(monkeypatch, value):
+    monkeypatch.setenv("MLC_NUM_THREADS", value)
+    with pytest.raises(ValueError, match="MLC_NUM_THREADS must be a positive integer"):
+        num_threads()
+
+
+def test_single_thread_compiles_no_async(monkeypatch):
+    monkeypatch.setenv("MLC_NUM_THREADS", "1")
+    x = np.ones((1024, 512), np.float32)
+    compiled = mlc.jit(lambda a: mnp.exp(a)).lower(x).compile()
+    assert "async" not in compiled.as_text("codegen")
+    np.testing.assert_allclose(compiled(x), np.exp(x), rtol=1e-6)
