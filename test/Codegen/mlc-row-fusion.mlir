@@ -2,18 +2,25 @@
 // RUN: mlc-opt %s --split-input-file --mlc-row-fusion="threads=1" | FileCheck %s --check-prefix=ONE
 
 // A row max then a row-wise subtract: one loop over the 4096 rows runs both kernels on row
-// subviews (parallel: an scf.forall). The views and allocs between them move before it.
+// subviews. With two threads it is an scf.forall over 8 chunks of 512 rows, each an scf.for.
+// The row maxima, used only inside the loop, shrink to one private element per chunk,
+// allocated before the row loop (never inside it).
 // CHECK-LABEL: func @max_then_subtract
-// CHECK: memref.alloc
-// CHECK: scf.forall (%[[R:.*]]) in (4096)
-// CHECK:   memref.subview %{{.*}}[%[[R]]] [1] [1]
-// CHECK:   linalg.fill
-// CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
-// CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK-NOT: memref.alloc()
+// CHECK: scf.forall (%[[C:.*]]) in (8)
+// CHECK:   %[[M:.*]] = memref.alloca() : memref<1xf32>
+// CHECK:   scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NOT: memref.alloca
+// CHECK:     linalg.fill {{.*}}outs(%{{.*}} : memref<1xf32, strided<[1], offset: ?>>)
+// CHECK:     memref.subview %{{.*}}[%[[R]], 0] [1, 256] [1, 1]
+// CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK: } {mlc.row_fusion = 4096 : i64}
 // ONE-LABEL: func @max_then_subtract
+// ONE: memref.alloca() : memref<1xf32>
 // ONE: scf.for
 // ONE-NOT: scf.forall
+// ONE: } {mlc.row_fusion = 4096 : i64}
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @max_then_subtract(%x: memref<4096x256xf32>, %out: memref<4096x256xf32>) {
@@ -32,7 +39,6 @@ func.func @max_then_subtract(%x: memref<4096x256xf32>, %out: memref<4096x256xf32
     %r = arith.subf %a, %b : f32
     linalg.yield %r : f32
   }
-  memref.dealloc %m : memref<4096xf32>
   return
 }
 
@@ -106,6 +112,30 @@ func.func @sliding_window(%x: memref<5xf32>, %w: memref<3xf32>, %y: memref<3xf32
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not fused: a body that reads its position (linalg.index) or loads from a buffer (a gather)
+// would mean something else on a row subview.
+// CHECK-LABEL: func @position_dependent
+// CHECK-NOT: scf.for
+#p = affine_map<(d0, d1) -> (d0, d1)>
+func.func @position_dependent(%x: memref<8x4xf32>, %t: memref<8x4xf32>, %out: memref<8x4xf32>) {
+  linalg.generic {indexing_maps = [#p, #p], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x4xf32>) outs(%t : memref<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#p], iterator_types = ["parallel", "parallel"]} outs(%out : memref<8x4xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %v = memref.load %t[%i, %j] : memref<8x4xf32>
+    linalg.yield %v : f32
   }
   return
 }

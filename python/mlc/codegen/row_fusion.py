@@ -60,6 +60,8 @@ def _row_maps(op) -> list[tuple[ir.Value, bool, bool]] | None:
     iterators = list(op.attributes["iterator_types"])
     if not iterators or "parallel" not in str(iterators[0]) or match_contraction(op) is not None:
         return None  # (a matmul is left whole for the matmul strategies: BLAS, tiled code)
+    if not _body_is_position_free(op):
+        return None
     n_in = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
     result = []
     for i, (value, attr) in enumerate(zip(operands, op.attributes["indexing_maps"])):
@@ -71,6 +73,14 @@ def _row_maps(op) -> list[tuple[ir.Value, bool, bool]] | None:
             return None  # the row loop indexes another dimension too (d0 + d1): not row-local
         result.append((value, i >= n_in, row_indexed))
     return result
+
+
+def _body_is_position_free(op) -> bool:
+    """A body of arith/math ops only: it computes from its operands' elements, so it means
+    the same on a row subview. (linalg.index would count from the subview's start, and a
+    memref.load in the body, as in a gather, addresses the whole buffer.)"""
+    return all(inner.operation.name.startswith(("arith.", "math.")) or inner.operation.name == "linalg.yield"
+               for inner in op.regions[0].blocks[0].operations)
 
 
 def _uses_dim(expr: ir.AffineExpr, dim: int) -> bool:
@@ -197,22 +207,136 @@ class RowFusion(Pass):
                 op.move_before(first)
         largest = max(_elements(v) for k in group.kernels for v in k.operands
                       if isinstance(v.type, ir.MemRefType))
-        parallel = self.threads_or_default() > 1 and worth_parallel(["parallel"], [group.rows, largest // group.rows])
+        threads = self.threads_or_default()
+        parallel = threads > 1 and worth_parallel(["parallel"], [group.rows, largest // group.rows])
+        index = ir.IndexType.get()
+        tag = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), group.rows)
         with ir.InsertionPoint(first), first.location:
-            if parallel:  # shared between threads by mlc-async-parallel
-                loop = scf.ForallOp([0], [group.rows], [1])
+            if parallel:  # chunks of rows shared between threads by mlc-async-parallel
+                chunk = -(-group.rows // (CHUNKS_PER_THREAD * threads))
+                outer = scf.ForallOp([0], [-(-group.rows // chunk)], [1])
+                outer.attributes[TAG] = tag
+                with ir.InsertionPoint(outer.regions[0].blocks[0]):
+                    chunk_end = scf.InParallelOp()
+                with ir.InsertionPoint(chunk_end):
+                    size = arith.constant(index, chunk)
+                    lower = arith.muli(outer.regions[0].blocks[0].arguments[0], size)
+                    upper = arith.minsi(arith.addi(lower, size), arith.constant(index, group.rows))
+                    loop = scf.ForOp(lower, upper, arith.constant(index, 1))
             else:
-                index = ir.IndexType.get()
                 loop = scf.ForOp(arith.constant(index, 0), arith.constant(index, group.rows),
                                  arith.constant(index, 1))
-            loop.attributes[TAG] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), group.rows)
+                loop.attributes[TAG] = tag
         body = loop.regions[0].blocks[0]
         row = body.arguments[0]
         with ir.InsertionPoint(body):
-            terminator = scf.InParallelOp() if parallel else scf.YieldOp([])
+            terminator = scf.YieldOp([])
         for kernel in group.kernels:
             kernel.move_before(terminator.operation)
             with ir.InsertionPoint(kernel), kernel.location:
                 for i, (value, _, indexed) in enumerate(_row_maps(kernel)):
                     if indexed:
                         kernel.operands[i] = _row_slice(value, row)
+        _privatize(_block_of(outer if parallel else loop), loop.operation, row)
+
+
+# A parallel row loop runs as this many chunks per thread (a slow thread is not waited on
+# for long); each chunk is one task with its own private row buffers.
+CHUNKS_PER_THREAD = 4
+
+
+def _block_of(op) -> ir.Block:
+    """The block holding `op` (its parent's only block: function bodies have one)."""
+    return op.operation.parent.regions[0].blocks[0]
+
+
+def _privatize(block: ir.Block, loop: ir.Operation, row: ir.Value) -> None:
+    """A temporary only the loop uses, row by row, shrinks to one row: a stack buffer
+    allocated just before the row loop (once per thread's chunk, or once per call), reused
+    by every row, instead of a full-size buffer whose rows go to memory and are never read
+    again. No stack buffer is allocated inside the row loop itself."""
+    private = []
+    for alloc in [op.operation for op in block.operations]:
+        if alloc.name != "memref.alloc" or len(alloc.operands):
+            continue
+        t = ir.MemRefType(alloc.results[0].type)
+        row_bytes = _elements(alloc.results[0]) // max(t.shape[0], 1) * (getattr(t.element_type, "width", 0) // 8)
+        slices = _row_slices_of(alloc, loop, row)
+        if slices is not None and 0 < row_bytes <= MAX_PRIVATE_ROW_BYTES:
+            private.append((alloc, slices))
+    for alloc, slices in private:
+        t = ir.MemRefType(alloc.results[0].type)
+        row_type = ir.MemRefType.get([1] + list(t.shape[1:]), t.element_type)
+        with ir.InsertionPoint(loop), alloc.location:
+            row_buffer = memref.alloca(row_type, [], [])
+        for row_slice, views in slices:
+            with ir.InsertionPoint(row_slice), row_slice.location:
+                value = row_buffer
+                for view in views:  # the same reshapes, on one row
+                    value = _reapply_view(view, value)
+                row_slice.results[0].replace_all_uses_with(memref.cast(row_slice.results[0].type, value))
+            row_slice.erase()
+        _erase_unused_chain(alloc)
+
+
+# A private row buffer lives on a worker thread's stack: keep it small.
+MAX_PRIVATE_ROW_BYTES = 64 << 10
+
+
+def _row_slices_of(alloc: ir.Operation, loop: ir.Operation, row: ir.Value):
+    """[(row subview inside `loop`, [views from alloc to it])] when every use of the alloc is
+    a row-keeping view outside the loop or a row subview (offset [%row, 0, ...]) inside it;
+    else None."""
+    found = []
+
+    def walk(value, views):
+        for use in value.uses:
+            user = use.owner.operation
+            inside = _is_inside(user, loop)
+            if user.name == "memref.subview" and inside and _is_row_subview(user, row):
+                found.append((user, views))
+            elif user.name in ("memref.expand_shape", "memref.collapse_shape") and not inside and _keeps_rows(user):
+                if not walk(user.results[0], views + [user]):
+                    return False
+            else:
+                return False
+        return True
+
+    return found if walk(alloc.results[0], []) and found else None
+
+
+def _is_inside(op: ir.Operation, loop: ir.Operation) -> bool:
+    parent = op.parent
+    while parent is not None:
+        if parent == loop:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _is_row_subview(op: ir.Operation, row: ir.Value) -> bool:
+    """subview %v[%row, 0, ...] [1, full...] [1, ...] with %row the row loop's induction variable."""
+    offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
+    source = ir.MemRefType(op.operands[0].type)
+    sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
+    return (len(op.operands) == 2 and op.operands[1] == row and offsets[1:] == [0] * (len(offsets) - 1)
+            and sizes == [1] + list(source.shape[1:]))
+
+
+def _reapply_view(view: ir.Operation, value: ir.Value) -> ir.Value:
+    """`view` (a row-keeping reshape) applied to a one-row buffer instead of the full one."""
+    result = ir.MemRefType(view.results[0].type)
+    one_row = ir.MemRefType.get([1] + list(result.shape[1:]), result.element_type)
+    if view.name == "memref.expand_shape":
+        return memref.expand_shape(one_row, value, view.attributes["reassociation"], [],
+                                   [1] + list(result.shape[1:]))
+    return memref.collapse_shape(one_row, value, view.attributes["reassociation"])
+
+
+def _erase_unused_chain(op: ir.Operation) -> None:
+    """Erases `op` and the views of it that nothing uses any more."""
+    for result in op.results:
+        for use in list(result.uses):
+            _erase_unused_chain(use.owner.operation)
+    if all(not list(r.uses) for r in op.results):
+        op.erase()
