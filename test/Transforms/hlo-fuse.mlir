@@ -110,3 +110,61 @@ func.func @not_fusible(%x: tensor<8xf32>) -> tensor<8xf32> {
   %r = "hlo.reverse"(%s) {dimensions = array<i64: 0>} : (tensor<8xf32>) -> tensor<8xf32>
   return %s : tensor<8xf32>
 }
+
+// -----
+
+// Sibling (multi-output) fusion: two reductions of the same 64x32 input, independent of
+// each other, become one "input" fusion returning both results.
+// CHECK-LABEL: func @sibling_reductions
+// CHECK-NEXT: %[[R:.*]]:2 = call @sibling_reductions_fusion_0(%arg0)
+// CHECK-NEXT: return %[[R]]#0, %[[R]]#1
+// CHECK: func.func private @sibling_reductions_fusion_0({{.*}}) -> (tensor<64xf32>, tensor<64xf32>) attributes {hlo.fusion_kind = "input"}
+// CHECK: hlo.exponential
+// CHECK: "hlo.reduce"{{.*}}kind = "add"
+// CHECK: "hlo.reduce"{{.*}}kind = "max"
+// REPORT: fusion sibling_reductions_fusion_0 kind=input ops=[constant, constant, exponential, reduce, reduce] inputs=1 outputs=2
+func.func @sibling_reductions(%x: tensor<64x32xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %zero = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %ninf = "hlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %e = "hlo.exponential"(%x) : (tensor<64x32xf32>) -> tensor<64x32xf32>
+  %s = "hlo.reduce"(%e, %zero) {dimensions = array<i64: 1>, kind = "add"} : (tensor<64x32xf32>, tensor<f32>) -> tensor<64xf32>
+  %m = "hlo.reduce"(%x, %ninf) {dimensions = array<i64: 1>, kind = "max"} : (tensor<64x32xf32>, tensor<f32>) -> tensor<64xf32>
+  return %s, %m : tensor<64xf32>, tensor<64xf32>
+}
+
+// -----
+
+// Not siblings: the second reduction reads the first one's result (merging would make a
+// cycle through the call), and small inputs (8 elements) are not worth a merge either.
+// CHECK-LABEL: func @dependent_reductions
+// CHECK: call @dependent_reductions_fusion_0
+// CHECK: call @dependent_reductions_fusion_1
+// CHECK-NOT: -> (tensor<64xf32>, tensor<64xf32>) attributes
+func.func @dependent_reductions(%x: tensor<64x32xf32>) -> tensor<64xf32> {
+  %zero = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %ninf = "hlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %m = "hlo.reduce"(%x, %ninf) {dimensions = array<i64: 1>, kind = "max"} : (tensor<64x32xf32>, tensor<f32>) -> tensor<64xf32>
+  %b = "hlo.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0>} : (tensor<64xf32>) -> tensor<64x32xf32>
+  %d = "hlo.subtract"(%x, %b) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
+  %e = "hlo.exponential"(%d) : (tensor<64x32xf32>) -> tensor<64x32xf32>
+  %s = "hlo.reduce"(%e, %zero) {dimensions = array<i64: 1>, kind = "add"} : (tensor<64x32xf32>, tensor<f32>) -> tensor<64xf32>
+  return %s : tensor<64xf32>
+}
+
+// -----
+
+// Reduction epilogue: mean = sum / n joins the reduction's "input" fusion (the divide works
+// on the reduced shape). A consumer on a broadcast back to the input shape does not.
+// CHECK-LABEL: func @mean_epilogue
+// CHECK: func.func private @mean_epilogue_fusion_0({{.*}}) -> tensor<64xf32> attributes {hlo.fusion_kind = "input"}
+// CHECK: "hlo.reduce"
+// CHECK-NEXT: "hlo.divide"
+// CHECK-NEXT: return
+// REPORT: fusion mean_epilogue_fusion_0 kind=input ops=[constant, constant, reduce, divide] inputs=1 outputs=1
+func.func @mean_epilogue(%x: tensor<64x32xf32>) -> tensor<64xf32> {
+  %zero = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %n = "hlo.constant"() {value = dense<32.0> : tensor<64xf32>} : () -> tensor<64xf32>
+  %s = "hlo.reduce"(%x, %zero) {dimensions = array<i64: 1>, kind = "add"} : (tensor<64x32xf32>, tensor<f32>) -> tensor<64xf32>
+  %mean = "hlo.divide"(%s, %n) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %mean : tensor<64xf32>
+}

@@ -19,6 +19,10 @@ group absorbs a producer when that is legal and profitable:
   they are copied into each consumer group, as XLA does, since re-computing them is free;
 - a dot_general or convolution joins its elementwise consumers' group (at most one
   reduction or contraction per fusion);
+- `reduction_with_epilogue`: a reduce joins its elementwise consumers' group when they work
+  on the reduce's result shape (the epilogue of an "input" fusion: mean = sum / n);
+- `siblings_can_merge`: two fusions that read the same large input and do not depend on
+  each other merge into one multi-output fusion (the function returns both results);
 - `kind_of`: a group rooted at a reduce is an "input" fusion (its elementwise producers
   run inside the reduction loop), a group with a dot_general/convolution is an "output"
   fusion (the contraction with its elementwise epilogue), any other is a "loop" fusion;
@@ -33,6 +37,7 @@ fusion functions are then inlined, so their values never become buffers.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from mlir import ir
@@ -85,6 +90,17 @@ def cheap_to_duplicate(op) -> bool:
             and ir.RankedTensorType(op.operands[0].type).rank == 0)
 
 
+def reduction_with_epilogue(producer, members: set) -> bool:
+    """A reduce joins the group of its elementwise consumers when they all work on the
+    reduce's result shape (mean = sum / n, rsqrt(var + eps)): the epilogue then runs once
+    per result element, after the reduction loop, in the same "input" fusion."""
+    if producer.name != "hlo.reduce":
+        return False
+    shape = ir.RankedTensorType(producer.results[0].type).shape
+    return all(fusible_producer(m) and all(ir.RankedTensorType(r.type).shape == shape for r in m.results)
+               for m in members)
+
+
 def all_users_inside(op, members: set) -> bool:
     return all(use.owner in members for r in op.results for use in r.uses)
 
@@ -99,8 +115,8 @@ def kind_of(ops) -> str:
 
 @dataclass
 class Group:
-    root: object
-    members: list = field(default_factory=list)   # program order, root last
+    roots: list                                    # the ops whose results leave the fusion
+    members: list = field(default_factory=list)   # program order
     copies: list = field(default_factory=list)     # cheap ops duplicated into the group
 
     def ops(self):
@@ -121,7 +137,7 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
     for op in reversed(ops):
         if op in assigned or not fusible_root(op) or len(op.regions):
             continue
-        group = Group(op, [op])
+        group = Group([op], [op])
         members = {op}
         assigned.add(op)
         frontier = [op]
@@ -131,9 +147,11 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                 if producer in members or producer in assigned or producer.parent != op.parent:
                     continue
                 contraction = producer.name in ("hlo.dot_general", "hlo.convolution")
-                if contraction and any(m.name in _ROOTS for m in members):
+                epilogue = reduction_with_epilogue(producer, members)
+                if (contraction or epilogue) and any(m.name in _ROOTS for m in members):
                     continue  # one reduction or contraction per fusion
-                if not (fusible_producer(producer) or contraction) or expensive_with_several_users(producer):
+                if not (fusible_producer(producer) or contraction or epilogue) \
+                        or expensive_with_several_users(producer):
                     continue
                 if all_users_inside(producer, members):
                     members.add(producer)
@@ -144,7 +162,78 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
         group.members = [o for o in ops if o in members]
         if len(group.members) + len(group.copies) >= 2:  # one op alone is no fusion
             groups.append(group)
-    return groups
+    return merge_siblings(list(reversed(groups)), ops, max_size)
+
+
+# Sibling fusion pays when the shared input is big enough to matter.
+SIBLING_MIN_ELEMENTS = 1024
+
+
+def _shared_large_input(a: Group, b: Group) -> bool:
+    def inputs(g):
+        inside = set(g.members) | set(g.copies)
+        return {v for op in g.ops() for v in op.operands
+                if not (isinstance(v.owner, (ir.OpView, ir.Operation)) and v.owner.operation in inside)}
+    for value in inputs(a) & inputs(b):
+        t = value.type
+        if isinstance(t, ir.RankedTensorType) and t.has_static_shape and math.prod(t.shape) >= SIBLING_MIN_ELEMENTS:
+            return True
+    return False
+
+
+def _downstream(group: Group) -> set:
+    """Every op that (transitively) uses a result of the group."""
+    seen, pending = set(), [r for root in group.roots for r in root.results]
+    while pending:
+        for use in pending.pop().uses:
+            user = use.owner.operation
+            while user.parent is not None and user.parent.operation.name != "func.func":
+                user = user.parent.operation  # a use inside a region counts as its top-level op
+            if user not in seen:
+                seen.add(user)
+                pending.extend(user.results)
+    return seen
+
+
+def siblings_can_merge(a: Group, b: Group, position: dict, max_size: int) -> bool:
+    """Multi-output (sibling) fusion: two fusions reading the same large input merge into one
+    with two results when neither depends on the other (no cycle), the merged group fits
+    `max_size` and holds at most one reduction or contraction per sibling, and one call
+    site works: after every input of both, before every outside use of either."""
+    if len(a.members) + len(b.members) + len(a.copies) + len(b.copies) > max_size:
+        return False
+    if not _shared_large_input(a, b):
+        return False
+    if set(b.members) & _downstream(a) or set(a.members) & _downstream(b):
+        return False
+    call_site = max(position[r] for r in a.roots + b.roots)
+    inside = set(a.members) | set(b.members)
+    for g in (a, b):
+        for root in g.roots:
+            for r in root.results:
+                for use in r.uses:
+                    user = use.owner.operation
+                    while user.parent is not None and user.parent.operation.name != "func.func":
+                        user = user.parent.operation
+                    if user not in inside and position.get(user, call_site + 1) <= call_site:
+                        return False
+    return True
+
+
+def merge_siblings(groups: list[Group], ops: list, max_size: int) -> list[Group]:
+    """Greedily merges sibling groups (see siblings_can_merge), in program order."""
+    position = {op: i for i, op in enumerate(ops)}
+    merged: list[Group] = []
+    for group in groups:
+        for existing in merged:
+            if siblings_can_merge(existing, group, position, max_size):
+                existing.roots = sorted(existing.roots + group.roots, key=position.__getitem__)
+                existing.members = sorted(set(existing.members) | set(group.members), key=position.__getitem__)
+                existing.copies += [c for c in group.copies if c not in existing.copies]
+                break
+        else:
+            merged.append(group)
+    return merged
 
 
 @dataclass(frozen=True)
@@ -194,22 +283,24 @@ def _outline_group(group: Group, function_name: str, index: int, caller) -> dict
                 continue
             if value not in inputs:
                 inputs.append(value)
-    root = group.root
+    position = {op: i for i, op in enumerate(group.members)}
+    last_root = max(group.roots, key=position.__getitem__)
     name = f"{function_name}_fusion_{index}"
     kind = kind_of(group.members)
-    result_types = [r.type for r in root.results]
-    with root.location:
-        # The call takes the root's place; the function goes after the caller.
-        with ir.InsertionPoint(root):
+    results = [r for root in group.roots for r in root.results]
+    result_types = [r.type for r in results]
+    with last_root.location:
+        # The call takes the last root's place; the function goes after the caller.
+        with ir.InsertionPoint(last_root):
             call = func.CallOp(result_types, ir.FlatSymbolRefAttr.get(name), inputs)
         with ir.InsertionPoint.after(caller):
             fn = func.FuncOp(name, ([v.type for v in inputs], result_types), visibility="private")
         fn.attributes[FUSION_KIND] = ir.StringAttr.get(kind)
         body = fn.add_entry_block()
-        for old, new in zip(root.results, call.results):
+        for old, new in zip(results, call.results):
             old.replace_all_uses_with(new)
         with ir.InsertionPoint(body):
-            ret = func.ReturnOp(list(root.results))
+            ret = func.ReturnOp(results)
     clones = {}
     for copy in group.copies:
         clones[copy] = copy.clone(ip=ir.InsertionPoint(ret))
