@@ -29,6 +29,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-blas": "mlc.codegen.blas:Blas",
     "mlc-row-fusion": "mlc.codegen.row_fusion:RowFusion",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
+    "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
     "mlc-cpu-codegen": "mlc.codegen.pipeline:CpuCodegen",
     "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
 }

@@ -40,7 +40,7 @@ def stages(opt_level: int = 2, fusion: bool = True) -> list[Stage]:
               (HloFuse(),) if fusion else ()),
         Stage("linalg", "linalg/tensor/arith/math on tensors", (HloToLinalg(),)),
         Stage("buffers", "kernels fused and bufferized: memrefs, destination-passing style",
-              (Bufferize(fuse=fusion),)),
+              (Bufferize(fuse=fusion, tile_matmul=opt_level > 0),)),
         Stage("codegen", "CPU strategies applied: vectorized loops",
               (CpuCodegen(),) if opt_level > 0 else ()),
         Stage("llvm", "the LLVM dialect", (BuffersToLLVM(),)),

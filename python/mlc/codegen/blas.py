@@ -161,6 +161,33 @@ def _in_loops(extents: list[int], body, ivs: tuple = ()) -> None:
         scf.YieldOp([])
 
 
+MIN_MNK = 64 * 64 * 64
+
+
+def blas_enabled() -> bool:
+    return os.environ.get("MLC_BLAS", "1").strip() != "0"
+
+
+def blas_available() -> bool:
+    """Whether numpy's OpenBLAS is there; says why not under MLC_LOG_COMPILES."""
+    if find_blas() is not None:
+        return True
+    if os.environ.get("MLC_LOG_COMPILES"):
+        _log.warning("mlc: no BLAS library found (numpy's OpenBLAS); matmuls use generated code")
+    return False
+
+
+def blas_rule(c: Contraction, min_mnk: int = MIN_MNK) -> bool:
+    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds."""
+    return (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM
+            and c.mnk >= min_mnk)
+
+
+def blas_takes(c: Contraction) -> bool:
+    """Whether mlc-blas will turn this contraction into a call (rule, switch and library)."""
+    return blas_enabled() and blas_rule(c) and find_blas() is not None
+
+
 @dataclass(frozen=True)
 class Blas(Pass):
     """Replaces large f32/f64 matmul generics on buffers with calls to numpy's OpenBLAS gemm.
@@ -170,28 +197,23 @@ class Blas(Pass):
     """
 
     name = "mlc-blas"
-    min_mnk: int = 64 * 64 * 64
+    min_mnk: int = MIN_MNK
 
     def run(self, module: ir.Operation) -> None:
-        if os.environ.get("MLC_BLAS", "1").strip() == "0":
+        if not blas_enabled():
             return
         candidates = []
 
         def visit(op):
             if op.name == "linalg.generic":
                 c = match_contraction(op)
-                if c is not None and getattr(c.element_type, "width", 0) in _GEMM \
-                        and isinstance(c.element_type, ir.FloatType) and c.mnk >= self.min_mnk:
+                if c is not None and blas_rule(c, self.min_mnk):
                     candidates.append((op, c))
                 return ir.WalkResult.SKIP
             return ir.WalkResult.ADVANCE
 
         module.walk(visit)
-        if not candidates:
-            return
-        if find_blas() is None:
-            if os.environ.get("MLC_LOG_COMPILES"):
-                _log.warning("mlc: no BLAS library found (numpy's OpenBLAS); matmuls use generated code")
+        if not candidates or not blas_available():
             return
         for op, c in candidates:
             operands = gemm_operands(c, list(op.operands))

@@ -72,7 +72,7 @@ def _static_extents(op, maps, n_loops) -> tuple[int, ...] | None:
     extents = [None] * n_loops
     for value, dims in zip(op.operands, maps):
         t = value.type
-        if not isinstance(t, ir.MemRefType) or not t.has_static_shape:
+        if not isinstance(t, ir.ShapedType) or not t.has_static_shape:
             return None
         for size, d in zip(t.shape, dims):
             extents[d] = size
@@ -80,7 +80,7 @@ def _static_extents(op, maps, n_loops) -> tuple[int, ...] | None:
 
 
 def match_contraction(op) -> Contraction | None:
-    """The Contraction a linalg.generic on buffers computes, or None if it is not one
+    """The Contraction a linalg.generic (on tensors or buffers) computes, or None if it is not one
     float matmul (at least one M, N and K loop; any number of batch loops)."""
     if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_multiply_accumulate(op):
         return None
@@ -89,7 +89,7 @@ def match_contraction(op) -> Contraction | None:
         return None
     lhs, rhs, out = maps
     n_loops = len(op.attributes["iterator_types"])
-    types = {ir.MemRefType(v.type).element_type for v in op.operands}
+    types = {ir.ShapedType(v.type).element_type for v in op.operands}
     if len(types) != 1:
         return None
     roles: dict[str, list[int]] = {"m": [], "n": [], "k": [], "batch": []}

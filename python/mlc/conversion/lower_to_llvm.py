@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..codegen.matmul import TileMatmul
 from ..codegen.pipeline import CpuCodegen
 from ..codegen.row_fusion import RowFusion
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
@@ -65,17 +66,20 @@ _TO_LLVM = [
 
 @dataclass(frozen=True)
 class Bufferize(PassPipeline):
-    """Fuses kernels (with fuse), inlines fusion functions and bufferizes: tensors -> memrefs.
+    """Fuses kernels (with fuse), inlines fusion functions, register-tiles the matmuls BLAS
+    will not take (with tile-matmul) and bufferizes: tensors -> memrefs.
 
     The first half of mlc-lower-to-llvm; its output is the `buffers` stage.
     """
 
     name = "mlc-bufferize"
     fuse: bool = True
+    tile_matmul: bool = True  # register-tile the matmuls BLAS will not take (mlc-tile-matmul)
 
     def passes(self) -> list[Pass]:
         kernels = [UpstreamPasses(_FUSE_KERNELS)] if self.fuse else []
-        return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), ReadonlyArguments(), BoolToByte(),
+        matmuls = [TileMatmul()] if self.tile_matmul else []
+        return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), *matmuls, ReadonlyArguments(), BoolToByte(),
                 UpstreamPasses(",".join(_BUFFERIZE)), *([RowFusion()] if self.fuse else []),
                 PreallocateTemporaries(), UpstreamPasses(_DEALLOCATE),
                 BoolToByte()]
@@ -108,4 +112,4 @@ class LowerToLLVM(PassPipeline):
 
     def passes(self) -> list[Pass]:
         strategies = [CpuCodegen()] if self.codegen else []
-        return [Bufferize(fuse=self.fuse), *strategies, BuffersToLLVM()]
+        return [Bufferize(fuse=self.fuse, tile_matmul=self.codegen), *strategies, BuffersToLLVM()]

@@ -1,0 +1,67 @@
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=1" | FileCheck %s
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=2" | FileCheck %s --check-prefix=THREADS
+
+// A 32x32x32 f32 matmul: 4x8 output tiles (8 f32 lanes per 256-bit register) held in a
+// vector<4x8xf32> iter_arg across the whole K loop; one vector FMA chain per k.
+// CHECK-LABEL: func @matmul
+// CHECK: scf.for %{{.*}} step %c4
+// CHECK: scf.for %{{.*}} step %c8
+// CHECK: %[[ACC0:.*]] = vector.transfer_read {{.*}} vector<4x8xf32>
+// CHECK: %[[ACC:.*]]:2 = scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC0]]) -> (tensor<4x8xf32>, vector<4x8xf32>)
+// CHECK: arith.mulf {{.*}} : vector<4x8xf32>
+// CHECK: vector.transfer_write %[[ACC]]#1
+// THREADS-LABEL: func @matmul
+// THREADS-NOT: scf.forall
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @matmul(%x: tensor<32x32xf32>, %y: tensor<32x32xf32>, %z: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<32x32xf32>, tensor<32x32xf32>) outs(%z : tensor<32x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+// Big enough for both cores: the row tiles are an scf.forall.
+// THREADS-LABEL: func @big
+// THREADS: scf.forall (%{{.*}}) in (64) shared_outs
+// THREADS: iter_args({{.*}}) -> (tensor<4x8xf32>, vector<4x8xf32>)
+#a2 = affine_map<(m, n, k) -> (m, k)>
+#b2 = affine_map<(m, n, k) -> (k, n)>
+#c2 = affine_map<(m, n, k) -> (m, n)>
+func.func @big(%x: tensor<256x256xf32>, %y: tensor<256x256xf32>, %z: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %r = linalg.generic {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<256x256xf32>, tensor<256x256xf32>) outs(%z : tensor<256x256xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+// -----
+
+// Left alone: a row count that is not a multiple of 4 (a partial tile would need masks).
+// CHECK-LABEL: func @ragged
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#a3 = affine_map<(m, n, k) -> (m, k)>
+#b3 = affine_map<(m, n, k) -> (k, n)>
+#c3 = affine_map<(m, n, k) -> (m, n)>
+func.func @ragged(%x: tensor<7x64xf32>, %y: tensor<64x64xf32>, %z: tensor<7x64xf32>) -> tensor<7x64xf32> {
+  %r = linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<7x64xf32>, tensor<64x64xf32>) outs(%z : tensor<7x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<7x64xf32>
+  return %r : tensor<7x64xf32>
+}
