@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .blas import Blas
-from .copies import StridedCopies
 from .math_approx import MathApprox
 from .parallel import AsyncParallel
 from .vectorize import Vectorize
@@ -19,8 +18,7 @@ _GENERALIZE = "func.func(linalg-generalize-named-ops)"
 
 @dataclass(frozen=True)
 class CpuCodegen(PassPipeline):
-    """Runs the CPU strategies on bufferized linalg: strided copies as kernels, big matmuls
-    as BLAS calls, vectorized
+    """Runs the CPU strategies on bufferized linalg: big matmuls as BLAS calls, vectorized
     innermost loops, then f32
     exp/log/tanh as polynomials (so they vectorize too), outer loops of big kernels on all
     cores (async runtime).
@@ -32,4 +30,4 @@ class CpuCodegen(PassPipeline):
     name = "mlc-cpu-codegen"
 
     def passes(self) -> list[Pass]:
-        return [StridedCopies(), UpstreamPasses(_GENERALIZE), Blas(), Vectorize(), MathApprox(), AsyncParallel()]
+        return [UpstreamPasses(_GENERALIZE), Blas(), Vectorize(), MathApprox(), AsyncParallel()]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..codegen.copies import StridedCopies
 from ..codegen.matmul import TileMatmul
 from ..codegen.pipeline import CpuCodegen
 from ..codegen.row_fusion import RowFusion
@@ -80,7 +81,7 @@ class Bufferize(PassPipeline):
         kernels = [UpstreamPasses(_FUSE_KERNELS)] if self.fuse else []
         matmuls = [TileMatmul()] if self.tile_matmul else []
         return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), *matmuls, ReadonlyArguments(), BoolToByte(),
-                UpstreamPasses(",".join(_BUFFERIZE)), *([RowFusion()] if self.fuse else []),
+                UpstreamPasses(",".join(_BUFFERIZE)), StridedCopies(), *([RowFusion()] if self.fuse else []),
                 PreallocateTemporaries(), UpstreamPasses(_DEALLOCATE),
                 BoolToByte()]
 
