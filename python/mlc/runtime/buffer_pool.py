@@ -13,6 +13,7 @@ most MAX_CACHED_BYTES of free blocks; the rest is freed normally.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import defaultdict
 
@@ -47,9 +48,11 @@ class BufferPool:
         self._max = max_cached_bytes
         self._lock = threading.Lock()
 
-    def empty(self, shape: tuple, dtype: np.dtype) -> np.ndarray:
-        """An uninitialized C-contiguous array, 64-byte aligned, from the pool when it is large."""
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    def empty(self, shape: tuple, dtype: np.dtype, nbytes: int | None = None) -> np.ndarray:
+        """An uninitialized C-contiguous array, 64-byte aligned, from the pool when it is
+        large. `nbytes` (the array's size, if the caller knows it) saves computing it."""
+        if nbytes is None:
+            nbytes = math.prod(shape) * dtype.itemsize
         if nbytes < MIN_BYTES:
             return np.empty(shape, dtype)
         with self._lock:

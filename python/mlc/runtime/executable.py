@@ -9,6 +9,7 @@ numpy, stores the data pointers into prebuilt descriptors and calls the packed C
 from __future__ import annotations
 
 import ctypes
+import math
 import threading
 from typing import Sequence
 
@@ -40,6 +41,7 @@ class Executable:
             raise RuntimeError(f"the compiled module has no C interface for '{entry}'")
         self._fn = _PACKED_FN(address)
         self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
+        self._output_bytes = [math.prod(s.shape) * s.dtype.itemsize for s in self.outputs]
         self._scratch = _scratch_buffer(llvm_module, entry)
         if self._scratch is not None:  # temporaries live here, faulted in once, reused per call
             scratch = make_descriptor(TensorSpec(self._scratch.shape, self._scratch.dtype))
@@ -84,7 +86,7 @@ class Executable:
         arrays = [a if (type(a) is np.ndarray and a.dtype == s.dtype and a.shape == s.shape
                         and a.flags.c_contiguous) else self._check(i, a, s)
                   for i, (a, s) in enumerate(zip(args, self.inputs))]
-        results = [POOL.empty(s.shape, s.dtype) for s in self.outputs]
+        results = [POOL.empty(s.shape, s.dtype, n) for s, n in zip(self.outputs, self._output_bytes)]
         with self._lock:
             for desc, array in zip(self._descriptors, arrays + results):
                 desc.allocated = desc.aligned = data_pointer(array)
