@@ -49,6 +49,19 @@ def _row_loop_trips(op) -> int:
     return 1
 
 
+def _has_linalg(op) -> bool:
+    found = []
+
+    def visit(inner):
+        if inner.name.startswith("linalg."):
+            found.append(inner)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit)
+    return bool(found)
+
+
 def analyze(module: ir.Module) -> dict:
     result = {"kernels": 0, "flops": 0, "bytes_read": 0, "bytes_written": 0, "temp_bytes": 0}
 
@@ -56,6 +69,8 @@ def analyze(module: ir.Module) -> dict:
         name = op.name
         if ROW_FUSION in op.attributes:  # one loop nest holding several kernels (mlc-row-fusion)
             result["kernels"] += 1
+        elif name in ("scf.for", "scf.forall") and op.parent.name == "func.func" and not _has_linalg(op):
+            result["kernels"] += 1  # a loop nest generated before bufferization (mlc-tile-matmul)
         elif name.startswith("linalg.") and name not in _NOT_KERNELS:
             trips = _row_loop_trips(op)  # a kernel in a row loop is counted once, for all rows
             result["kernels"] += 1 if trips == 1 else 0

@@ -7,9 +7,9 @@
 // CHECK: scf.for %{{.*}} step %c4
 // CHECK: scf.for %{{.*}} step %c8
 // CHECK: %[[ACC0:.*]] = vector.transfer_read {{.*}} vector<4x8xf32>
-// CHECK: %[[ACC:.*]]:2 = scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC0]]) -> (tensor<4x8xf32>, vector<4x8xf32>)
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ACC0]]) -> (vector<4x8xf32>)
 // CHECK: arith.mulf {{.*}} : vector<4x8xf32>
-// CHECK: vector.transfer_write %[[ACC]]#1
+// CHECK: vector.transfer_write %[[ACC]]
 // THREADS-LABEL: func @matmul
 // THREADS-NOT: scf.forall
 #a = affine_map<(m, n, k) -> (m, k)>
@@ -31,7 +31,7 @@ func.func @matmul(%x: tensor<32x32xf32>, %y: tensor<32x32xf32>, %z: tensor<32x32
 // Big enough for both cores: the row tiles are an scf.forall.
 // THREADS-LABEL: func @big
 // THREADS: scf.forall (%{{.*}}) in (64) shared_outs
-// THREADS: iter_args({{.*}}) -> (tensor<4x8xf32>, vector<4x8xf32>)
+// THREADS: iter_args({{.*}}) -> (vector<4x8xf32>)
 #a2 = affine_map<(m, n, k) -> (m, k)>
 #b2 = affine_map<(m, n, k) -> (k, n)>
 #c2 = affine_map<(m, n, k) -> (m, n)>
@@ -64,4 +64,45 @@ func.func @ragged(%x: tensor<7x64xf32>, %y: tensor<64x64xf32>, %z: tensor<7x64xf
     linalg.yield %s : f32
   } -> tensor<7x64xf32>
   return %r : tensor<7x64xf32>
+}
+
+// -----
+
+// Output fusion: the bias-add + relu epilogue is tiled and the matmul (with its zero fill)
+// fused into the same loop nest: the 4x8 product tile starts at zero in registers, goes
+// through the epilogue and is written once; no full-size product tensor is left.
+// CHECK-LABEL: func @dense_relu
+// CHECK-NOT: linalg.
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} -> (vector<4x8xf32>)
+// CHECK: arith.addf %[[ACC]], {{.*}} : vector<4x8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<4x8xf32>
+// CHECK: vector.transfer_write
+// CHECK-NOT: linalg.
+#da = affine_map<(m, n, k) -> (m, k)>
+#db = affine_map<(m, n, k) -> (k, n)>
+#dc = affine_map<(m, n, k) -> (m, n)>
+#did = affine_map<(m, n) -> (m, n)>
+#drow = affine_map<(m, n) -> (n)>
+func.func @dense_relu(%x: tensor<32x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.generic {indexing_maps = [#da, #db, #dc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<32x64xf32>, tensor<64x32xf32>) outs(%z : tensor<32x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x32xf32>
+  %e2 = tensor.empty() : tensor<32x32xf32>
+  %o = linalg.generic {indexing_maps = [#did, #drow, #did], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %b : tensor<32x32xf32>, tensor<32xf32>) outs(%e2 : tensor<32x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<32x32xf32>
+  return %o : tensor<32x32xf32>
 }

@@ -104,3 +104,19 @@ def test_sibling_reductions_are_one_multi_output_fusion():
     lowered = mlc.jit(COMPOSITES["sibling_sum_max"][0]).lower(x)
     found = fusions(parse_module(lowered.as_text("hlo-fused"), make_context()))
     assert [(f["kind"], len(f["outputs"])) for f in found] == [("input", 2)]
+
+
+def test_output_fusion_is_one_loop_nest(monkeypatch):
+    """Generated matmul code (no BLAS) runs the bias + relu epilogue on the product tile in
+    registers: one loop nest, no product-sized temporary. (Single-threaded, the result still
+    takes one copy into the output: tiled loops on tensors do not bufferize in place.)"""
+    monkeypatch.setenv("MLC_BLAS", "0")
+    monkeypatch.setenv("MLC_NUM_THREADS", "2")
+    x = RNG.standard_normal((128, 64)).astype(np.float32)  # 128*64*64: big enough for threads
+    w = RNG.standard_normal((64, 64)).astype(np.float32)
+    b = RNG.standard_normal(64).astype(np.float32)
+    fn = lambda x, w, b: nn.relu(x @ w + b)  # noqa: E731
+    compiled = mlc.jit(fn).lower(x, w, b).compile()
+    cost = compiled.cost_analysis()
+    assert cost["kernels"] == 1 and cost["temp_bytes"] == 0, cost
+    np.testing.assert_allclose(compiled(x, w, b), np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)

@@ -34,6 +34,8 @@ from .parallel import worth_parallel
 from .target import num_threads, vector_register_bits
 
 _TAG = "mlc.tile_matmul"
+_EPILOGUE = "mlc.tile_epilogue"
+_INIT = "mlc.tile_init"
 ROWS = 4  # MR: output rows per register tile
 
 
@@ -57,37 +59,88 @@ def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
     return tuple(sizes)
 
 
-def _script(tilings: list[tuple[tuple[int, ...], int, int]]) -> str:
-    steps = []
-    for index, (sizes, k, parallel_dim) in enumerate(tilings):
-        k_sizes = ["0"] * len(sizes)
-        k_sizes[k] = "1"
-        steps.append(f'%g{index} = transform.structured.match ops{{["linalg.generic"]}} '
-                     f'attributes{{{_TAG} = {index} : i64}} in %root : (!transform.any_op) -> !transform.any_op')
-        if parallel_dim >= 0:  # the M tiles as an scf.forall, shared between threads
-            outer = ["0"] * len(sizes)
-            outer[parallel_dim] = str(sizes[parallel_dim])
-            steps.append(f"%p{index}, %f{index} = transform.structured.tile_using_forall %g{index} "
-                         f"tile_sizes [{', '.join(outer)}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)")
-            sizes = tuple(0 if d == parallel_dim else s for d, s in enumerate(sizes))
-            source = f"%p{index}"
-        else:
-            source = f"%g{index}"
-        loops = sum(1 for s in sizes if s)
-        handles = ", ".join(["!transform.any_op"] * (loops + 1))
-        steps += [
-            f"%t{index}, %l{index}:{loops} = transform.structured.tile_using_for {source} "
-            f"tile_sizes [{', '.join(map(str, sizes))}] : (!transform.any_op) -> ({handles})"
-            if loops > 1 else
-            f"%t{index}, %l{index} = transform.structured.tile_using_for {source} "
-            f"tile_sizes [{', '.join(map(str, sizes))}] : (!transform.any_op) -> ({handles})",
-            f"%u{index}, %k{index} = transform.structured.tile_using_for %t{index} "
-            f"tile_sizes [{', '.join(k_sizes)}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
-            f"transform.structured.vectorize %u{index} : !transform.any_op",
-        ]
+@dataclass(frozen=True)
+class _Plan:
+    """How one matmul is tiled: loop tile sizes (in its own loop space), its K loop, the
+    loop shared between threads (-1: none), and whether an elementwise epilogue (and the
+    fill that initializes the accumulator) is fused into its tile loops."""
+
+    sizes: tuple[int, ...]
+    k: int
+    parallel: int
+    out_dims: tuple[int, ...]
+    epilogue: bool
+    init: bool
+
+
+def _handles(n: int) -> str:
+    return ", ".join(["!transform.any_op"] * n)
+
+
+def _tile(result: str, loops: str, source: str, sizes) -> str:
+    count = sum(1 for s in sizes if s)
+    loop_handles = f"{loops}:{count}" if count > 1 else loops
+    return (f"{result}, {loop_handles} = transform.structured.tile_using_for {source} "
+            f"tile_sizes [{', '.join(map(str, sizes))}] : (!transform.any_op) -> ({_handles(count + 1)})")
+
+
+def _match(name: str, tag: str, index: int, op: str = "linalg.generic") -> str:
+    return (f'{name} = transform.structured.match ops{{["{op}"]}} attributes{{{tag} = {index} : i64}} '
+            f"in %root : (!transform.any_op) -> !transform.any_op")
+
+
+def _plan_steps(i: int, plan: _Plan) -> list[str]:
+    """Transform ops for one plan. Without an epilogue the matmul is tiled itself; with one,
+    the epilogue is tiled and the matmul (and its init fill) fused into its tile loop, so
+    the product tile goes from registers through the epilogue straight to the output.
+    Parallel: the M tiles are an scf.forall; with an epilogue, every register tile is one
+    iteration of a 2-D scf.forall (the fusion needs the tile loop to be the forall)."""
+    k_sizes = [0] * len(plan.sizes)
+    k_sizes[plan.k] = 1
+    if plan.epilogue:  # tile sizes in the epilogue's loop space: the matmul's output dims
+        sizes = [plan.sizes[d] for d in plan.out_dims]
+        parallel = plan.parallel
+        root = f"%e{i}"
+        steps = [_match(root, _EPILOGUE, i), _match(f"%g{i}", _TAG, i)]
+    else:
+        sizes, parallel, root = list(plan.sizes), plan.parallel, f"%g{i}"
+        steps = [_match(root, _TAG, i)]
+    if parallel >= 0 and plan.epilogue:  # each register tile an scf.forall iteration (threads)
+        steps.append(f"%t{i}, %f{i} = transform.structured.tile_using_forall {root} tile_sizes "
+                     f"[{', '.join(map(str, sizes))}] : (!transform.any_op) -> ({_handles(2)})")
+        innermost = f"%f{i}"
+    else:
+        if parallel >= 0:  # the M tiles as an scf.forall (threads), the rest scf.for inside
+            outer = [0] * len(sizes)
+            outer[parallel], sizes[parallel] = sizes[parallel], 0
+            steps.append(f"%p{i}, %f{i} = transform.structured.tile_using_forall {root} tile_sizes "
+                         f"[{', '.join(map(str, outer))}] : (!transform.any_op) -> ({_handles(2)})")
+            root = f"%p{i}"
+        steps.append(_tile(f"%t{i}", f"%l{i}", root, sizes))
+        count = sum(1 for s in sizes if s)
+        innermost = f"%l{i}#{count - 1}" if count > 1 else f"%l{i}"
+    if plan.epilogue:
+        steps.append(f"%c{i}, %cl{i} = transform.structured.fuse_into_containing_op %g{i} into {innermost} "
+                     f": (!transform.any_op, !transform.any_op) -> ({_handles(2)})")
+        if plan.init:
+            steps += [_match(f"%i{i}", _INIT, i, "linalg.fill"),
+                      f"%fi{i}, %fl{i} = transform.structured.fuse_into_containing_op %i{i} into %cl{i} "
+                      f": (!transform.any_op, !transform.any_op) -> ({_handles(2)})",
+                      f"transform.structured.vectorize %fi{i} : !transform.any_op"]
+        steps.append(f"transform.structured.vectorize %t{i} : !transform.any_op")
+        product = f"%c{i}"
+    else:
+        product = f"%t{i}"
+    steps += [f"%u{i}, %k{i} = transform.structured.tile_using_for {product} tile_sizes "
+              f"[{', '.join(map(str, k_sizes))}] : (!transform.any_op) -> ({_handles(2)})",
+              f"transform.structured.vectorize %u{i} : !transform.any_op"]
+    return steps
+
+
+def _script(plans: list[_Plan]) -> str:
+    body = "\n    ".join(step for i, plan in enumerate(plans) for step in _plan_steps(i, plan))
     hoists = "\n    ".join(f"transform.loop.hoist_loop_invariant_subsets %k{i} : !transform.any_op"
-                           for i in range(len(tilings)))
-    body = "\n    ".join(steps)
+                           for i in range(len(plans)))
     return f"""
 module attributes {{transform.with_named_sequence}} {{
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
@@ -101,15 +154,47 @@ module attributes {{transform.with_named_sequence}} {{
       transform.apply_patterns.canonicalization
     }} : !transform.any_op
     {hoists}
+    transform.apply_patterns to %funcs {{
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+      transform.apply_patterns.canonicalization
+    }} : !transform.any_op
     transform.yield
   }}
 }}
 """
 
 
+def _single_user(value: ir.Value):
+    users = [use.owner.operation for use in value.uses]
+    return users[0] if len(users) == 1 else None
+
+
+def elementwise_epilogue(op, c: Contraction):
+    """The elementwise generic that is the matmul result's only user, reading it whole
+    through an identity map (bias add, activation: XLA's output fusion), or None."""
+    user = _single_user(op.results[0])
+    if user is None or user.name != "linalg.generic" or len(user.results) != 1:
+        return None
+    if any("parallel" not in str(it) for it in user.attributes["iterator_types"]):
+        return None
+    if not all(inner.operation.name.startswith(("arith.", "math.")) or inner.operation.name == "linalg.yield"
+               for inner in user.regions[0].blocks[0].operations):
+        return None
+    rank = len(c.out_dims)
+    identity = ir.AffineMap.get_identity(rank)
+    maps = [ir.AffineMapAttr(a).value for a in user.attributes["indexing_maps"]]
+    if any(not m.is_projected_permutation for m in maps) or maps[-1] != identity:
+        return None
+    uses = [i for i, v in enumerate(user.operands) if v == op.results[0]]
+    if len(uses) != 1 or maps[uses[0]] != identity or uses[0] == len(maps) - 1:
+        return None
+    return user
+
+
 @dataclass(frozen=True)
 class TileMatmul(Pass):
-    """Register-tiles and vectorizes the matmuls mlc-blas will not take (on tensors).
+    """Register-tiles and vectorizes the matmuls mlc-blas will not take (on tensors), with
+    their elementwise epilogue fused into the same loop nest.
 
     Expects: linalg on tensors. Produces: scf.for loops over vector ops with the output
     tile in registers across the K loop, for every contraction `register_tile` accepts.
@@ -122,8 +207,8 @@ class TileMatmul(Pass):
     def run(self, module: ir.Operation) -> None:
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
-        tilings: list[tuple[tuple[int, ...], int, int]] = []
-        found = []
+        plans: list[_Plan] = []
+        i64 = ir.IntegerType.get_signless(64)
 
         def visit(op):
             if op.name == "linalg.generic":
@@ -133,19 +218,38 @@ class TileMatmul(Pass):
                     m = c.m[0]
                     tiles = c.extents[m] // ROWS
                     parallel = threads > 1 and worth_parallel(["parallel"], [tiles, c.mnk // tiles])
-                    found.append((op, (sizes, c.k[0], m if parallel else -1)))
+                    epilogue = elementwise_epilogue(op, c)
+                    init = op.operands[2].owner if isinstance(op.operands[2].owner, (ir.OpView, ir.Operation)) else None
+                    init = init.operation if init is not None else None
+                    fuse_init = (epilogue is not None and init is not None and init.name == "linalg.fill"
+                                 and _single_user(init.results[0]) is not None)
+                    index = ir.IntegerAttr.get(i64, len(plans))
+                    op.attributes[_TAG] = index
+                    if epilogue is not None:
+                        epilogue.attributes[_EPILOGUE] = index
+                    if fuse_init:
+                        init.attributes[_INIT] = index
+                    plans.append(_Plan(sizes, c.k[0], m if parallel else -1, c.out_dims,
+                                       epilogue is not None, fuse_init))
                 return ir.WalkResult.SKIP
             return ir.WalkResult.ADVANCE
 
         module.walk(visit)
-        if not found:
+        if not plans:
             return
-        for op, tiling in found:
-            if tiling not in tilings:
-                tilings.append(tiling)
-            op.attributes[_TAG] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), tilings.index(tiling))
-        script = ir.Module.parse(_script(tilings))
+        script = ir.Module.parse(_script(plans))
         try:
             interpreter.apply_named_sequence(module, script.body.operations[0], script)
         except ir.MLIRError as e:
             raise PassError(f"matmul tiling failed: {e}") from None
+        _drop_tags(module)
+
+
+def _drop_tags(module: ir.Operation) -> None:
+    def visit(op):
+        for tag in (_TAG, _EPILOGUE, _INIT):
+            if tag in op.attributes:
+                del op.attributes[tag]
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
