@@ -32,7 +32,11 @@ are never fused.
 
 Lowering (`mlc-lower-to-llvm`): after hlo-to-linalg, linalg's elementwise fusion runs
 inside each function, which turns every loop/input fusion into one linalg.generic; the
-fusion functions are then inlined, so their values never become buffers.
+fusion functions are then inlined, so their values never become buffers. An output
+fusion is one loop nest when its matmul is generated code (mlc-tile-matmul fuses the
+epilogue into the register tile loop), and a BLAS call plus one epilogue loop when it is
+large enough for BLAS. Row-local fusions that follow each other (softmax's) run in one
+loop over rows (mlc-row-fusion). See docs/codegen.md.
 """
 
 from __future__ import annotations
