@@ -30,6 +30,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-row-fusion": "mlc.codegen.row_fusion:RowFusion",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
+    "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",
     "mlc-cpu-codegen": "mlc.codegen.pipeline:CpuCodegen",
     "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
 }

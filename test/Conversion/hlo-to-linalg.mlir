@@ -436,12 +436,29 @@ func.func @sorting(%a: tensor<5xf32>) -> (tensor<5xf32>, tensor<5xi32>) {
 // -----
 
 // A long innermost reduction is split into 16 lanes: partial results of a [n/16, 16]
-// view (the lane loop is parallel, so it vectorizes), then a reduction of the lanes.
+// view (the lane loop is parallel, so it vectorizes), then a reduction of the lanes. An
+// f32 sum keeps its lanes in f64 (extf in the partial loop, truncf in the last one).
 // CHECK-LABEL: func @long_reduction
 // CHECK: %[[V:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1]] output_shape [128, 16] : tensor<2048xf32> into tensor<128x16xf32>
-// CHECK: %[[P:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[V]] : tensor<128x16xf32>)
-// CHECK: linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%[[P]] : tensor<16xf32>)
+// CHECK: %[[P:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[V]] : tensor<128x16xf32>) outs(%{{.*}} : tensor<16xf64>)
+// CHECK: arith.extf
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%[[P]] : tensor<16xf64>)
+// CHECK: arith.truncf
 func.func @long_reduction(%x: tensor<2048xf32>, %z: tensor<f32>) -> tensor<f32> {
   %0 = "hlo.reduce"(%x, %z) {dimensions = array<i64: 0>, kind = "add"} : (tensor<2048xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// A long max keeps its element type, and a huge reduction to few results is first cut
+// into 8 chunks (a parallel outer loop): [65536] -> [8, 512, 16].
+// CHECK-LABEL: func @chunked_max
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0, 1, 2]] output_shape [8, 512, 16]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}} outs(%{{.*}} : tensor<8x16xf32>)
+// CHECK: arith.maximumf
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}} ins(%{{.*}} : tensor<8x16xf32>)
+func.func @chunked_max(%x: tensor<65536xf32>, %z: tensor<f32>) -> tensor<f32> {
+  %0 = "hlo.reduce"(%x, %z) {dimensions = array<i64: 0>, kind = "max"} : (tensor<65536xf32>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }

@@ -2,8 +2,9 @@
 non-multiples of every vector length), every float/int width, elementwise, broadcast and
 reductions; the codegen stage shows the vector ops, so a silent fallback fails here.
 
-Tolerances: integer results exact; f32 elementwise 1e-6 relative (plus the 1-ulp exp),
-f32 sums 1e-5 relative (vector lanes reassociate the sum), f64 1e-12."""
+Tolerances: integer results exact; f32 elementwise 1e-5 relative (the 1-ulp exp
+included); f32 sums: 1e-6 of the sum of |x| along the axis (vector lanes reassociate the
+sum; with cancellation a relative bound on the result means nothing); f64 1e-12."""
 
 from __future__ import annotations
 
@@ -13,15 +14,16 @@ import pytest
 import mlc
 import mlc.numpy as mnp
 
-RNG = np.random.default_rng(11)
 SHAPES = [(1,), (3,), (17,), (127,), (1023,), (4099,), (5, 3), (7, 33), (64, 1025), (2, 3, 129)]
 RTOL = {np.float32: 1e-5, np.float64: 1e-12}
 
 
 def data(shape, dtype):
+    """Random values that depend only on the shape (tests run in any order, on any worker)."""
+    rng = np.random.default_rng(abs(hash(tuple(shape))) % 2**32)
     if np.issubdtype(dtype, np.integer):
-        return RNG.integers(-100, 100, shape).astype(dtype)
-    return RNG.standard_normal(shape).astype(dtype)
+        return rng.integers(-100, 100, shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
 
 
 def check(fn, np_fn, args, dtype):
@@ -62,28 +64,38 @@ def test_row_broadcast(shape):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
 def test_full_sum(n, dtype):
     x = data((n,), dtype)
-    check(mnp.sum, lambda a: np.sum(a, dtype=dtype), (x,), dtype)
+    got = mlc.jit(mnp.sum)(x)
+    if np.issubdtype(dtype, np.integer):
+        assert got == np.sum(x, dtype=dtype)
+    else:
+        tolerance = {np.float32: 1e-6, np.float64: 1e-14}[dtype]
+        assert abs(float(got) - np.sum(x.astype(np.float64))) <= tolerance * np.sum(np.abs(x))
 
 
 def test_lane_split_sum_keeps_a_vector_accumulator():
     x = data((65536,), np.float32)
     compiled = check(mnp.sum, np.sum, (x,), np.float32)
-    assert "iter_args" in compiled.as_text("codegen") and "vector<16xf32>" in compiled.as_text("codegen")
+    assert "iter_args" in compiled.as_text("codegen") and "vector<8xf64>" in compiled.as_text("codegen")
 
 
-def test_float_sum_relative_error_below_1e_6():
-    """Sixteen vector lanes of partial sums: compare both against an exact float64 sum."""
-    x = (RNG.random(1_000_000) + 1.0).astype(np.float32)
+def test_float_sum_is_more_accurate_than_numpy():
+    """The lanes of a long f32 sum accumulate in f64: against an exact float64 sum, the
+    error is below numpy's pairwise f32 sum (numpy: about 7e-8 relative here)."""
+    x = (np.random.default_rng(5).random(1_000_000) + 1.0).astype(np.float32)
     exact = np.sum(x.astype(np.float64))
     ours = abs(float(mlc.jit(mnp.sum)(x)) - exact)
-    assert ours <= 1e-6 * exact
+    theirs = abs(float(np.sum(x)) - exact)
+    assert ours <= theirs and ours <= 2e-8 * exact
 
 
 @pytest.mark.parametrize("shape, axis", [((64, 1025), -1), ((64, 1025), 0), ((4, 4096), -1), ((2, 3, 129), 1)])
 @pytest.mark.parametrize("op", ["sum", "max", "min"])
 def test_axis_reductions(shape, axis, op):
     x = data(shape, np.float32)
-    check(lambda a: getattr(mnp, op)(a, axis=axis), lambda a: getattr(np, op)(a, axis=axis), (x,), np.float32)
+    got = mlc.jit(lambda a: getattr(mnp, op)(a, axis=axis))(x)
+    want = getattr(np, op)(x.astype(np.float64), axis=axis)
+    scale = np.sum(np.abs(x), axis=axis) if op == "sum" else np.abs(want)
+    assert np.all(np.abs(got - want) <= 1e-6 * scale + 1e-30)
 
 
 def test_large_input_does_not_crash():

@@ -12,7 +12,8 @@ special values (see test/pytest/test_math_approx.py, which asserts these bounds)
     log   max 1 ulp   x < 0 -> NaN, 0 -> -inf, +inf -> +inf, subnormals exact in range
     tanh  max 2 ulp   saturates to +-1, keeps -0.0, NaN -> NaN
 
-f64 (and every other type) keeps libm's correctly rounded-ish calls.
+f64 (and every other type) is left alone: mlc-vector-math calls libmvec for it where it
+can, libm otherwise.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .blas import Blas
 from .math_approx import MathApprox
 from .parallel import AsyncParallel
+from .vector_math import VectorMath
 from .vectorize import Vectorize
 
 
@@ -20,8 +21,8 @@ _GENERALIZE = "func.func(linalg-generalize-named-ops)"
 class CpuCodegen(PassPipeline):
     """Runs the CPU strategies on bufferized linalg: big matmuls as BLAS calls, vectorized
     innermost loops, then f32
-    exp/log/tanh as polynomials (so they vectorize too), outer loops of big kernels on all
-    cores (async runtime).
+    exp/log/tanh as polynomials (so they vectorize too), sin/cos and f64 exp/log as libmvec
+    calls, outer loops of big kernels on all cores (async runtime).
 
     Expects: the `buffers` stage. Produces: scf loops over vector ops where a strategy
     applied, linalg elsewhere; mlc-buffers-to-llvm lowers both.
@@ -30,4 +31,4 @@ class CpuCodegen(PassPipeline):
     name = "mlc-cpu-codegen"
 
     def passes(self) -> list[Pass]:
-        return [UpstreamPasses(_GENERALIZE), Blas(), Vectorize(), MathApprox(), AsyncParallel()]
+        return [UpstreamPasses(_GENERALIZE), Blas(), Vectorize(), MathApprox(), VectorMath(), AsyncParallel()]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import functools
 import importlib.metadata
 from pathlib import Path
@@ -49,6 +50,7 @@ def jit_shared_libraries() -> list[str]:
     """The libraries every JIT'ed module links against (memrefCopy and friends)."""
     load_async_runtime()
     find_blas()
+    find_libmvec()
     return [str(runtime_library("mlir_c_runner_utils"))]
 
 
@@ -89,3 +91,17 @@ if __name__ == "__main__":  # `python -m mlc.runtime.libraries TOOL` prints a to
     import sys
 
     print(llvm_tool(sys.argv[1]) if len(sys.argv) > 1 else "\n".join(jit_shared_libraries()))
+
+
+@functools.cache
+def find_libmvec() -> str | None:
+    """glibc's vector math library (libmvec), loaded RTLD_GLOBAL so JIT code resolves its
+    vector-ABI functions (_ZGVdN8v_sinf, ...); None when the C library has none."""
+    name = ctypes.util.find_library("mvec")
+    if name is None:
+        return None
+    try:
+        lib = ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
+    except OSError:
+        return None
+    return name if hasattr(lib, "_ZGVdN8v_sinf") else None

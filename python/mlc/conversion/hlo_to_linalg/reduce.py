@@ -22,7 +22,7 @@ from .slicing import pad_tensor
 
 # A long reduction along the innermost dim is split into LANES partial results: a serial
 # chain of float adds runs at one add per ~4 cycles, while LANES independent accumulators
-# are one vector add (LLVM vectorizes the inner, parallel lane loop).
+# are one vector add (mlc-vectorize keeps them in a vector register).
 LANES = 16
 SPLIT_THRESHOLD = 1024
 # A long reduction with few results is also cut into CHUNKS independent pieces, a parallel
@@ -41,12 +41,16 @@ def _identity(kind: str, t: ir.Type, unsigned: bool) -> ir.Value | None:
     return None
 
 
-def _reduce_generic(source, x_rank, dims, init, kind, et, unsigned, extra_parallel=0):
+def _reduce_generic(source, x_rank, dims, init, kind, et, unsigned, extra_parallel=0, convert=None):
     """combine(kind) of `source` over `dims` into `init`; trailing `extra_parallel` loops
-    are kept (the lanes of a split reduction)."""
+    are kept (the lanes of a split reduction). `convert(element)` maps each element to
+    the accumulator type `et` first (f32 -> f64 partial sums)."""
     rank = x_rank + extra_parallel
     kept = [d for d in range(rank) if d not in dims]
     iterators = [REDUCTION if d in dims else PARALLEL for d in range(rank)]
+    if convert is not None:
+        return generic([source], init, [identity_map(rank), projection(rank, kept)], iterators,
+                       lambda v, acc: combine(kind, et, convert(v), acc, unsigned))
     return generic([source], init, [identity_map(rank), projection(rank, kept)], iterators,
                    lambda v, acc: combine(kind, et, v, acc, unsigned))
 
@@ -81,11 +85,18 @@ def lower_reduce(op, sig):
                                 [], split_shape)
     partial_dims = dims[:-1] + [len(split_shape) - 2]
     partial_shape = kept_shape + ([chunks] if chunks > 1 else []) + [LANES]
-    partial_type = ir.RankedTensorType.get(partial_shape, et)
-    partial = _reduce_generic(split, x.rank, partial_dims, linalg.fill(identity, outs=[empty(partial_type)]),
-                              kind, et, unsigned, extra_parallel=extra)
+    # f32 sums accumulate their lanes in f64: the lanes are memory-bound anyway, and the
+    # result is then more accurate than numpy's pairwise f32 sum (test_vectorize.py).
+    wide = ir.F64Type.get() if kind == "add" and isinstance(et, ir.F32Type) else None
+    acc_t = wide or et
+    partial_type = ir.RankedTensorType.get(partial_shape, acc_t)
+    partial = _reduce_generic(split, x.rank, partial_dims,
+                              linalg.fill(_identity(kind, acc_t, unsigned), outs=[empty(partial_type)]),
+                              kind, acc_t, unsigned, extra_parallel=extra,
+                              convert=(lambda v: arith.extf(wide, v)) if wide else None)
     last = list(range(len(kept_shape), len(partial_shape)))
-    return [_reduce_generic(partial, len(partial_shape), last, init, kind, et, unsigned)]
+    return [_reduce_generic(partial, len(partial_shape), last, init, kind, et, unsigned,
+                            convert=(lambda v: arith.truncf(et, v)) if wide else None)]
 
 
 def _extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:

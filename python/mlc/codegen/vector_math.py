@@ -1,0 +1,91 @@
+"""Pass `mlc-vector-math`: sin and cos (f32, f64) and f64 exp and log on vectors become calls
+to glibc's vector math library (libmvec), one call per vector register.
+
+    %y = math.sin %x : vector<16xf32>
+  ->
+    %lo = vector.extract_strided_slice %x {offsets = [0], sizes = [8], strides = [1]}
+    %a = func.call @_ZGVdN8v_sinf(%lo) : (vector<8xf32>) -> vector<8xf32>     (AVX2)
+    ... the upper half the same, both inserted into the result
+
+Why: these have no vectorizable polynomial in MLC (sin and cos need a full-range argument
+reduction, Payne-Hanek, to be right for large |x|), and the LLVM lowering of a vector
+math.sin is one scalar libm call per lane. libmvec's functions are full-range, with the
+accuracy glibc documents (at most 4 ulp for these; test_math_approx.py checks them against
+numpy over the whole f32 range). The variant follows the vector width MLC targets: `b`
+(SSE, 128-bit), `d` (AVX2, 256), `e` (AVX-512). Without libmvec (not glibc, or glibc older
+than 2.22) the pass leaves the ops to libm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import func, vector
+
+from ..runtime.libraries import find_libmvec
+from ..transforms.pass_base import Pass
+from .target import vector_register_bits
+
+_ISA = {128: "b", 256: "d", 512: "e"}
+# (math op, element bits) -> libmvec base name
+FUNCTIONS = {("math.sin", 32): "sinf", ("math.cos", 32): "cosf",
+             ("math.sin", 64): "sin", ("math.cos", 64): "cos",
+             ("math.exp", 64): "exp", ("math.log", 64): "log"}
+
+
+def variant_name(base: str, register_bits: int, lanes: int) -> str:
+    """The vector ABI name of one libmvec variant, e.g. _ZGVdN8v_sinf."""
+    return f"_ZGV{_ISA[register_bits]}N{lanes}v_{base}"
+
+
+def _declare(module: ir.Operation, name: str, t: ir.VectorType) -> None:
+    body = module.regions[0].blocks[0]
+    for op in body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
+            return
+    with ir.InsertionPoint.at_block_begin(body), ir.Location.unknown():
+        func.FuncOp(name, ir.FunctionType.get([t], [t]), visibility="private")
+
+
+@dataclass(frozen=True)
+class VectorMath(Pass):
+    """Replaces vector math.sin/cos (f32, f64) and math.exp/log (f64) with libmvec calls.
+
+    Expects: vector math ops (after mlc-vectorize). Produces: func.call to libmvec's
+    vector-ABI functions (declared private), per vector register; other ops unchanged.
+    """
+
+    name = "mlc-vector-math"
+    register_bits: int = 0  # 0 = the host CPU's vector register width
+
+    def run(self, module: ir.Operation) -> None:
+        bits = self.register_bits or vector_register_bits()
+        found = []
+
+        def visit(op):
+            t = op.results[0].type if len(op.results) == 1 else None
+            if isinstance(t, ir.VectorType) and t.rank == 1:
+                key = (op.name, getattr(t.element_type, "width", 0))
+                lanes = bits // key[1] if key[1] else 0
+                if key in FUNCTIONS and isinstance(t.element_type, ir.FloatType) and lanes \
+                        and t.shape[0] % lanes == 0:
+                    found.append((op, FUNCTIONS[key], lanes))
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit)
+        if not found or find_libmvec() is None:
+            return
+        for op, base, lanes in found:
+            t = ir.VectorType(op.results[0].type)
+            piece = ir.VectorType.get([lanes], t.element_type)
+            name = variant_name(base, bits, lanes)
+            _declare(module, name, piece)
+            with ir.InsertionPoint(op), op.location:
+                result = op.operands[0]  # any value of the type; every lane is overwritten
+                for start in range(0, t.shape[0], lanes):
+                    part = vector.extract_strided_slice(piece, op.operands[0], [start], [lanes], [1])
+                    value = func.call([piece], ir.FlatSymbolRefAttr.get(name), [part])
+                    result = vector.insert_strided_slice(value, result, [start], [1])
+            op.results[0].replace_all_uses_with(result)
+            op.erase()
