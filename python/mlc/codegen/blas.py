@@ -15,7 +15,8 @@ else stays a linalg.generic for mlc-vectorize and the scalar path.
 The library is numpy's own OpenBLAS (`numpy.libs/libscipy_openblas64_*.so`, ILP64: 64-bit
 sizes), found and loaded when MLC compiles. MLC_BLAS=0 turns the rule off; a missing
 library leaves the generated code, with one line under MLC_LOG_COMPILES. beta = 1: the
-call accumulates into C exactly as the generic did (after its linalg.fill).
+call accumulates into C exactly as the generic did; when a fill of 0 right before the
+generic initializes C (the usual case), beta = 0 and the fill is dropped.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ import os
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import arith, func, llvm, memref, scf
+from mlir.dialects import arith, func, llvm, memref
 
 from ..runtime.libraries import find_blas
 from ..transforms.pass_base import Pass
 from .contraction import Contraction, match_contraction
+from .loops import nested_for
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _GEMM = {32: "scipy_cblas_sgemm64_", 64: "scipy_cblas_dgemm64_"}
@@ -111,7 +113,8 @@ def _declare(module: ir.Operation, name: str, element: ir.Type) -> None:
         func.FuncOp(name, ir.FunctionType.get(inputs, []), visibility="private")
 
 
-def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple) -> None:
+def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
+               beta: float = 1.0) -> None:
     """At the current insertion point: loops over the batch dims around one gemm call."""
     index, i32, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
     element = c.element_type
@@ -132,9 +135,10 @@ def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, 
 
     starts = [base_address(x.value) for x in (a, b, out)]
     one = arith.constant(element, ir.FloatAttr.get(element, 1.0))
+    beta_value = arith.constant(element, ir.FloatAttr.get(element, beta))
     trans = [i32c(_TRANS if x.transposed else _NO_TRANS) for x in (a, b)]
 
-    def call(ivs):
+    def call(ivs, _terminator=None):
         addresses = []
         for x, start in zip((a, b, out), starts):
             address = start
@@ -144,21 +148,39 @@ def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, 
         func.call([], ir.FlatSymbolRefAttr.get(name),
                   [i32c(_ROW_MAJOR), trans[0], trans[1], i64c(c.size(m)), i64c(c.size(n)),
                    i64c(c.size(c.k)), one, addresses[0], i64c(a.leading), addresses[1], i64c(b.leading),
-                   one, addresses[2], i64c(out.leading)])
+                   beta_value, addresses[2], i64c(out.leading)])
 
-    _in_loops([c.extents[d] for d in c.batch], call)
+    if c.batch:  # one scf.for per batch loop around the call
+        nested_for([(0, c.extents[d], 1) for d in c.batch], call)
+    else:
+        call(())
 
 
-def _in_loops(extents: list[int], body, ivs: tuple = ()) -> None:
-    """body(ivs) inside one scf.for per extent (outermost first)."""
-    if not extents:
-        body(ivs)
-        return
-    index = ir.IndexType.get()
-    loop = scf.ForOp(arith.constant(index, 0), arith.constant(index, extents[0]), arith.constant(index, 1))
-    with ir.InsertionPoint(loop.body):
-        _in_loops(extents[1:], body, ivs + (loop.induction_variable,))
-        scf.YieldOp([])
+def _zero_fill_before(op):
+    """The linalg.fill of 0 that initializes this matmul's output right before it, if any
+    (the usual dot_general lowering); then the call can use beta = 0 and skip it."""
+    previous = None
+    for other in _block_ops(op):
+        if other == op:
+            break
+        previous = other
+    if previous is None or previous.name != "linalg.fill" or previous.operands[1] != op.operands[2]:
+        return None
+    value = previous.operands[0].owner
+    if not hasattr(value, "attributes") or "value" not in value.attributes:
+        return None
+    constant = value.attributes["value"]
+    return previous if isinstance(constant, ir.FloatAttr) and constant.value == 0.0 else None
+
+
+def _block_ops(op) -> list:
+    """The ops of the block holding `op` (its parent region's block that contains it)."""
+    for region in op.parent.regions:
+        for block in region.blocks:
+            ops = [o.operation for o in block.operations]
+            if op in ops:
+                return ops
+    return []
 
 
 MIN_MNK = 64 * 64 * 64
@@ -221,6 +243,9 @@ class Blas(Pass):
                 continue
             name = _GEMM[c.element_type.width]
             _declare(module, name, c.element_type)
+            zero_fill = _zero_fill_before(op)
             with ir.InsertionPoint(op), op.location:
-                _emit_call(name, c, *operands)
+                _emit_call(name, c, *operands, beta=0.0 if zero_fill is not None else 1.0)
             op.erase()
+            if zero_fill is not None:  # beta = 0 overwrites C: the zeroing pass is not needed
+                zero_fill.erase()
