@@ -18,6 +18,9 @@ registers of the 16 AVX2 ones, leaving room for the broadcast A values and the B
 Matmuls mlc-blas will take (see blas.blas_takes) are left alone; integer matmuls, small
 ones, and all of them under MLC_BLAS=0 come here. Not done (yet): packing A and B into
 tile-contiguous panels (IREE's mmt4d), which the largest sizes would need for cache reuse.
+(Upstream's transfer_permutation_patterns would turn the broadcast reads of A and B into
+plain loads, about 2.5x faster at N=512, but they mis-transpose a square tile, 4x4 f64:
+wrong results, caught by test_matmul.py; so they are not applied here.)
 """
 
 from __future__ import annotations

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from mlir.dialects import linalg
+from mlir import ir
+from mlir.dialects import arith, linalg
+
+from ...dialects.hlo.types import is_float
 
 from .registry import PARALLEL, REDUCTION, empty, generic, lowering, projection
 from .scalar import combine, const, convert_scalar
@@ -39,6 +42,9 @@ def lower_dot_general(op, sig):
     def body(x, y, acc):
         x = convert_scalar(x, lhs.element_type, et, sig.operand_unsigned(0), sig.result_unsigned())
         y = convert_scalar(y, rhs.element_type, et, sig.operand_unsigned(1), sig.result_unsigned())
+        if is_float(et):  # contract: LLVM may fuse the pair into one FMA (one rounding, not two)
+            contract = ir.Attribute.parse("#arith.fastmath<contract>")
+            return arith.addf(acc, arith.mulf(x, y, fastmath=contract), fastmath=contract)
         return combine("add", et, acc, combine("mul", et, x, y))
 
     return [generic([op.operands[0], op.operands[1]], init, maps, iterators, body)]
