@@ -31,6 +31,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
     "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",
+    "mlc-fma": "mlc.codegen.fma:FuseMultiplyAdd",
     "mlc-cpu-codegen": "mlc.codegen.pipeline:CpuCodegen",
     "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
 }

@@ -7,7 +7,7 @@ code: the output in MR x NR tiles held in vector registers for the whole K loop.
       %acc0 = vector.transfer_read %c[%i, %j] : vector<4x16xf32>
       %acc = scf.for %k = 0 to K iter_args(%acc = %acc0) -> vector<4x16xf32> {
         %a = vector.transfer_read %a[%i, %k] (broadcast along j) ; %b = ... [%k, %j] (along i)
-        scf.yield %acc + %a * %b          // 8 FMAs on 256-bit registers
+        scf.yield fma(%a, %b, %acc)       // 4 FMAs on 256-bit registers (mlc-fma)
       }
       vector.transfer_write %acc, %c[%i, %j] } }
 
@@ -150,9 +150,12 @@ module attributes {{transform.with_named_sequence}} {{
     {body}
     %funcs = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {{
+      transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
+      transform.apply_patterns.canonicalization
+    }} : !transform.any_op
+    transform.apply_patterns to %funcs {{
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerparallel"
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-      transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
       transform.apply_patterns.canonicalization
     }} : !transform.any_op

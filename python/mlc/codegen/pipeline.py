@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .blas import Blas
+from .fma import FuseMultiplyAdd
 from .math_approx import MathApprox
 from .parallel import AsyncParallel
 from .vector_math import VectorMath
@@ -31,4 +32,5 @@ class CpuCodegen(PassPipeline):
     name = "mlc-cpu-codegen"
 
     def passes(self) -> list[Pass]:
-        return [UpstreamPasses(_GENERALIZE), Blas(), Vectorize(), MathApprox(), VectorMath(), AsyncParallel()]
+        return [UpstreamPasses(_GENERALIZE), Blas(), Vectorize(), MathApprox(), VectorMath(), FuseMultiplyAdd(),
+                AsyncParallel()]
