@@ -1,14 +1,14 @@
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=1" | FileCheck %s
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=2" | FileCheck %s --check-prefix=THREADS
 
-// A 32x32x32 f32 matmul: 4x8 output tiles (8 f32 lanes per 256-bit register) held in a
-// vector<4x8xf32> iter_arg across the whole K loop; one vector FMA chain per k.
+// A 32x32x32 f32 matmul: 4x16 output tiles (two 256-bit registers of 8 f32 per row) held in a
+// vector<4x16xf32> iter_arg across the whole K loop; one vector FMA chain per k.
 // CHECK-LABEL: func @matmul
 // CHECK: scf.for %{{.*}} step %c4
-// CHECK: scf.for %{{.*}} step %c8
-// CHECK: %[[ACC0:.*]] = vector.transfer_read {{.*}} vector<4x8xf32>
-// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ACC0]]) -> (vector<4x8xf32>)
-// CHECK: arith.mulf {{.*}} : vector<4x8xf32>
+// CHECK: scf.for %{{.*}} step %c16
+// CHECK: %[[ACC0:.*]] = vector.transfer_read {{.*}} vector<4x16xf32>
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ACC0]]) -> (vector<4x16xf32>)
+// CHECK: arith.mulf {{.*}} : vector<4x16xf32>
 // CHECK: vector.transfer_write %[[ACC]]
 // THREADS-LABEL: func @matmul
 // THREADS-NOT: scf.forall
@@ -31,7 +31,7 @@ func.func @matmul(%x: tensor<32x32xf32>, %y: tensor<32x32xf32>, %z: tensor<32x32
 // Big enough for both cores: the row tiles are an scf.forall.
 // THREADS-LABEL: func @big
 // THREADS: scf.forall (%{{.*}}) in (64) shared_outs
-// THREADS: iter_args({{.*}}) -> (vector<4x8xf32>)
+// THREADS: iter_args({{.*}}) -> (vector<4x16xf32>)
 #a2 = affine_map<(m, n, k) -> (m, k)>
 #b2 = affine_map<(m, n, k) -> (k, n)>
 #c2 = affine_map<(m, n, k) -> (m, n)>
@@ -69,15 +69,15 @@ func.func @ragged(%x: tensor<7x64xf32>, %y: tensor<64x64xf32>, %z: tensor<7x64xf
 // -----
 
 // Output fusion: the bias-add + relu epilogue is tiled and the matmul (with its zero fill)
-// fused into the same loop nest: the 4x8 product tile starts at zero in registers, goes
+// fused into the same loop nest: the 4x16 product tile starts at zero in registers, goes
 // through the epilogue and is written once; no full-size product tensor is left.
 // CHECK-LABEL: func @dense_relu
 // CHECK-NOT: linalg.
 // CHECK: scf.for
 // CHECK: scf.for
-// CHECK: %[[ACC:.*]] = scf.for {{.*}} -> (vector<4x8xf32>)
-// CHECK: arith.addf %[[ACC]], {{.*}} : vector<4x8xf32>
-// CHECK: arith.maximumf {{.*}} : vector<4x8xf32>
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} -> (vector<4x16xf32>)
+// CHECK: arith.addf %[[ACC]], {{.*}} : vector<4x16xf32>
+// CHECK: arith.maximumf {{.*}} : vector<4x16xf32>
 // CHECK: vector.transfer_write
 // CHECK-NOT: linalg.
 #da = affine_map<(m, n, k) -> (m, k)>

@@ -7,20 +7,19 @@ code: the output in MR x NR tiles held in vector registers for the whole K loop.
       %acc0 = vector.transfer_read %c[%i, %j] : vector<4x16xf32>
       %acc = scf.for %k = 0 to K iter_args(%acc = %acc0) -> vector<4x16xf32> {
         %a = vector.transfer_read %a[%i, %k] (broadcast along j) ; %b = ... [%k, %j] (along i)
-        scf.yield fma(%a, %b, %acc)       // 4 FMAs on 256-bit registers (mlc-fma)
+        scf.yield fma(%a, %b, %acc)       // 8 FMAs on 256-bit registers (mlc-fma)
       }
       vector.transfer_write %acc, %c[%i, %j] } }
 
 It runs on tensors, before bufferization, because that is where the accumulator can be
 hoisted out of the K loop safely (`transform.loop.hoist_loop_invariant_subsets`: on
-buffers, the output and the inputs might alias). A 4 x 16 f32 tile is 8 accumulator
-registers of the 16 AVX2 ones, leaving room for the broadcast A values and the B row.
-Matmuls mlc-blas will take (see blas.blas_takes) are left alone; integer matmuls, small
+buffers, the output and the inputs might alias). A 4 x 16 f32 tile (two registers per
+row) is 8 independent accumulators, enough to hide the FMA latency; the broadcast A
+values and the B row take 6 of the remaining registers. Matmuls mlc-blas will take (see blas.blas_takes) are left alone; integer matmuls, small
 ones, and all of them under MLC_BLAS=0 come here. Not done (yet): packing A and B into
 tile-contiguous panels (IREE's mmt4d), which the largest sizes would need for cache reuse.
-(Upstream's transfer_permutation_patterns would turn the broadcast reads of A and B into
-plain loads, about 2.5x faster at N=512, but they mis-transpose a square tile, 4x4 f64:
-wrong results, caught by test_matmul.py; so they are not applied here.)
+(Upstream's transfer_permutation_patterns are not applied: on a square tile, 4x4 f64,
+they mis-transposed the broadcast A read: wrong results, caught by test_matmul.py.)
 """
 
 from __future__ import annotations
@@ -43,7 +42,7 @@ ROWS = 4  # MR: output rows per register tile
 
 
 def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
-    """Loop tile sizes (batch 1, M ROWS, N one vector register, K whole) for a single-loop
+    """Loop tile sizes (batch 1, M ROWS, N two vector registers, K whole) for a single-loop
     M, N, K contraction whose tiles divide the extents; None otherwise (left to the
     generic path)."""
     if len(c.m) != 1 or len(c.n) != 1 or len(c.k) != 1:
@@ -51,7 +50,7 @@ def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
     width = getattr(c.element_type, "width", None)
     if not width or width % 8:
         return None
-    lanes = register_bits // width
+    lanes = 2 * register_bits // width  # two registers per row: 8 accumulators hide the FMA latency
     m, n = c.m[0], c.n[0]
     if c.extents[m] % ROWS or c.extents[n] % lanes or c.out_dims[-1] != n:
         return None  # a partial tile would need masks; the generic path handles it
