@@ -139,3 +139,23 @@ func.func @position_dependent(%x: memref<8x4xf32>, %t: memref<8x4xf32>, %out: me
   }
   return
 }
+
+// -----
+
+// Not fused: the first kernel reads %t whole (a broadcast), the second then writes %t row
+// by row; in one row loop, row 1 would read %t after row 0 changed it.
+// CHECK-LABEL: func @write_after_whole_read
+// CHECK-NOT: scf.for
+#w = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1, 0)>
+func.func @write_after_whole_read(%x: memref<8x8xf32>, %t: memref<8x1xf32>, %y: memref<8x8xf32>) {
+  linalg.generic {indexing_maps = [#w, #col, #w], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %t : memref<8x8xf32>, memref<8x1xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%t : memref<8x1xf32>)
+  return
+}

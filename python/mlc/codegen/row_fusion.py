@@ -126,7 +126,8 @@ def _keeps_rows(op) -> bool:
 class _Group:
     rows: int
     kernels: list
-    written: set
+    written: set  # buffers (roots) the group's kernels write, row by row
+    read_whole: set  # buffers some kernel of the group reads whole (not by row)
     span: list  # every op from the first kernel to the last, in block order
 
 
@@ -152,17 +153,23 @@ def _groups(block) -> list[_Group]:
         if entries is None or rows is None:
             close()
             continue
-        reads_group_whole = current is not None and any(
-            not indexed and _root(v) in current.written for v, out, indexed in entries)
-        if current is None or rows != current.rows or reads_group_whole:
+        # Row r must not need other rows of what the group computes: a whole read of a
+        # buffer the group writes, or a write to a buffer the group reads whole (read
+        # before, in program order), ends the group.
+        conflict = current is not None and (
+            any(not indexed and _root(v) in current.written for v, out, indexed in entries)
+            or any(out and _root(v) in current.read_whole for v, out, _ in entries))
+        if current is None or rows != current.rows or conflict:
             close()
-            current = _Group(rows, [], set(), [])
+            current = _Group(rows, [], set(), set(), [])
         else:
             current.span.extend(pending)
         pending = []
         current.kernels.append(op)
         current.span.append(op)
         current.written.update(_root(v) for v, out, _ in entries if out)
+        current.read_whole.update(_root(v) for v, out, indexed in entries
+                                  if not indexed and isinstance(v.type, ir.MemRefType))
     close()
     return groups
 
