@@ -106,3 +106,18 @@ def test_nhwc_convolution_as_matmul(shape, kernel, stride, padding, dilation, st
                                                dimension_numbers=("NHWC", "HWIO", "NHWC"))
     assert "linalg.matmul" in mlc.jit(fn).lower(x, w).as_text("linalg"), "the im2col path did not apply"
     close(mlc.jit(fn)(x, w), reference_conv_nhwc(x, w, stride, padding, dilation), kernel[0] * kernel[1] * kernel[2])
+
+
+def test_missing_blas_falls_back_with_a_warning(monkeypatch, caplog):
+    import logging
+
+    import mlc.codegen.blas as blas
+    monkeypatch.setenv("MLC_BLAS", "1")
+    monkeypatch.setenv("MLC_LOG_COMPILES", "1")
+    monkeypatch.setattr(blas, "find_blas", lambda: None)
+    a = RNG.standard_normal((128, 128)).astype(np.float32)
+    with caplog.at_level(logging.WARNING, logger="mlc"):
+        compiled = mlc.jit(lambda x, y: x @ y).lower(a, a).compile()
+    assert "scipy_cblas" not in compiled.as_text("codegen")
+    assert any("no BLAS library found" in r.message for r in caplog.records)
+    close(compiled(a, a), a @ a, 128)

@@ -206,8 +206,9 @@ def blas_rule(c: Contraction, min_mnk: int = MIN_MNK) -> bool:
 
 
 def blas_takes(c: Contraction) -> bool:
-    """Whether mlc-blas will turn this contraction into a call (rule, switch and library)."""
-    return blas_enabled() and blas_rule(c) and find_blas() is not None
+    """Whether mlc-blas will turn this contraction into a call (rule, switch and library);
+    a contraction the rule wants but no library can take is reported (blas_available)."""
+    return blas_enabled() and blas_rule(c) and blas_available()
 
 
 @dataclass(frozen=True)
