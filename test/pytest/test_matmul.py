@@ -15,7 +15,7 @@ import mlc.lax as lax
 import mlc.numpy as mnp
 
 RNG = np.random.default_rng(3)
-SHAPES = [(1, 1, 1), (3, 17, 5), (17, 127, 33), (64, 64, 64), (127, 65, 129), (200, 96, 300)]
+SHAPES = [(1, 1, 1), (3, 17, 5), (17, 127, 33), (64, 64, 64), (127, 65, 129), (200, 96, 300), (1023, 33, 64)]
 
 
 def close(got, want, k):
@@ -121,3 +121,14 @@ def test_missing_blas_falls_back_with_a_warning(monkeypatch, caplog):
     assert "scipy_cblas" not in compiled.as_text("codegen")
     assert any("no BLAS library found" in r.message for r in caplog.records)
     close(compiled(a, a), a @ a, 128)
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_thread_counts_agree(threads, strategy, monkeypatch):
+    """Every strategy switch together: BLAS on/off x one or two threads, on a dense layer
+    big enough for parallel loops."""
+    monkeypatch.setenv("MLC_NUM_THREADS", threads)
+    x = RNG.standard_normal((256, 128)).astype(np.float32)
+    w, b = RNG.standard_normal((128, 256)).astype(np.float32), RNG.standard_normal(256).astype(np.float32)
+    fn = lambda x, w, b: mnp.tanh(x @ w + b)  # noqa: E731
+    close(mlc.jit(fn)(x, w, b), np.tanh(x @ w + b), 128)
