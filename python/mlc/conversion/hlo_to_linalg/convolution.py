@@ -5,9 +5,15 @@ linalg.generic accumulating lhs * rhs over the loops
 
 with lhs spatial index `out * stride + k * rhs_dilation`. Feature groups split the input
 and output features (grouped / depthwise convolution); batch groups split the lhs batch and
-the output features. The (group, feature) extent comes from a shape-only operand."""
+the output features. The (group, feature) extent comes from a shape-only operand.
+
+A plain 2-D convolution (no groups, no input dilation, floats) is instead one matrix
+multiplication over im2col copies, in any layout: operands are transposed to NHWC/HWIO
+and the result back, when they are not in that layout already."""
 
 from __future__ import annotations
+
+import math
 
 from mlir import ir
 from mlir.dialects import linalg, tensor
@@ -36,14 +42,22 @@ def _affine(*terms) -> ir.AffineExpr:
 IM2COL_MAX_BYTES = 512 << 20
 
 
-def _is_nhwc_hwio(c, lhs, rhs, result_type) -> bool:
-    """2-D, NHWC input and output, HWIO kernel, no groups, no input dilation, one float type."""
+def _is_plain_2d(c, lhs, rhs, result_type) -> bool:
+    """2-D, no groups, no input dilation, one float type: any layout (it is transposed to
+    NHWC / HWIO around the im2col product when it is not that already)."""
     et = result_type.element_type
-    return (lhs.rank == 4 and (c.in_batch, c.in_spatial, c.in_feature) == (0, [1, 2], 3)
-            and (c.k_spatial, c.k_in, c.k_out) == ([0, 1], 2, 3)
-            and (c.out_batch, c.out_spatial, c.out_feature) == (0, [1, 2], 3)
-            and c.feature_groups == 1 and c.batch_groups == 1 and c.lhs_dilation == [1, 1]
+    return (lhs.rank == 4 and c.feature_groups == 1 and c.batch_groups == 1 and c.lhs_dilation == [1, 1]
             and is_float(et) and lhs.element_type == et and rhs.element_type == et)
+
+
+def _transposed(value: ir.Value, permutation: list[int]) -> ir.Value:
+    """linalg.transpose (result dim i = source dim permutation[i]); the value if identity."""
+    if permutation == sorted(permutation):
+        return value
+    t = ir.RankedTensorType(value.type)
+    init = empty(ir.RankedTensorType.get([t.shape[p] for p in permutation], t.element_type))
+    transposed = linalg.transpose(value, outs=[init], permutation=permutation)
+    return transposed.results[0] if isinstance(transposed, ir.OpView) else transposed
 
 
 def _reshape(value: ir.Value, shape: list[int], groups: list[list[int]], expand: bool) -> ir.Value:
@@ -101,10 +115,19 @@ def lower_convolution(op, sig):
     source = op.operands[0]
     if any(low) or any(high) or any(interior):
         source = pad_tensor(source, const(lhs.element_type, 0), low, high, interior)
-    col_bytes = result_type.shape[0] * result_type.shape[1] * result_type.shape[2] * \
-        rhs.shape[0] * rhs.shape[1] * rhs.shape[2] * (et.width // 8) if result_type.rank == 4 else 0
-    if _is_nhwc_hwio(c, lhs, rhs, result_type) and col_bytes <= IM2COL_MAX_BYTES:
-        return [_im2col(source, c, rhs, op.operands[1], result_type)]
+    col_bytes = (math.prod(result_type.shape) // result_type.shape[c.out_feature]
+                 * rhs.shape[c.k_in] * math.prod(rhs.shape[d] for d in c.k_spatial) * (et.width // 8)
+                 if result_type.rank == 4 else 0)
+    if _is_plain_2d(c, lhs, rhs, result_type) and col_bytes <= IM2COL_MAX_BYTES:
+        nhwc = [c.in_batch, c.in_spatial[0], c.in_spatial[1], c.in_feature]
+        hwio = [c.k_spatial[0], c.k_spatial[1], c.k_in, c.k_out]
+        out_nhwc = [c.out_batch, c.out_spatial[0], c.out_spatial[1], c.out_feature]
+        kernel = _transposed(op.operands[1], hwio)
+        kernel_type = ir.RankedTensorType(kernel.type)
+        nhwc_result = ir.RankedTensorType.get([result_type.shape[d] for d in out_nhwc], et)
+        product = _im2col(_transposed(source, nhwc), c, kernel_type, kernel, nhwc_result)
+        back = [out_nhwc.index(d) for d in range(4)]  # requested dim d is NHWC dim back[d]
+        return [_transposed(product, back)]
 
     groups = max(c.feature_groups, c.batch_groups)
     c_group = rhs.shape[c.k_in]
