@@ -72,10 +72,19 @@ def test_full_sum(n, dtype):
         assert abs(float(got) - np.sum(x.astype(np.float64))) <= tolerance * np.sum(np.abs(x))
 
 
-def test_lane_split_sum_keeps_a_vector_accumulator():
+def test_lane_split_sum_accumulates_f64_vectors():
     x = data((65536,), np.float32)
-    compiled = check(mnp.sum, np.sum, (x,), np.float32)
-    assert "iter_args" in compiled.as_text("codegen") and "vector<8xf64>" in compiled.as_text("codegen")
+    compiled = mlc.jit(mnp.sum).lower(x).compile()
+    codegen = compiled.as_text("codegen")
+    assert "arith.extf" in codegen and "vector<8xf64>" in codegen
+    assert abs(float(compiled(x)) - np.sum(x.astype(np.float64))) <= 1e-7 * np.sum(np.abs(x))
+
+
+def test_lane_split_sum_on_one_thread_is_one_16_lane_vector(monkeypatch):
+    monkeypatch.setenv("MLC_NUM_THREADS", "1")
+    x = data((4096,), np.float32)
+    codegen = mlc.jit(mnp.sum).lower(x).compile().as_text("codegen")
+    assert "vector<16xf32>" in codegen and "vector<16xf64>" in codegen
 
 
 def test_float_sum_is_more_accurate_than_numpy():

@@ -264,7 +264,7 @@ def _privatize(block: ir.Block, loop: ir.Operation, row: ir.Value) -> None:
     again. No stack buffer is allocated inside the row loop itself."""
     private = []
     for alloc in [op.operation for op in block.operations]:
-        if alloc.name != "memref.alloc" or len(alloc.operands):
+        if alloc.name != "memref.alloc" or len(alloc.operands) or ir.MemRefType(alloc.results[0].type).rank == 0:
             continue
         t = ir.MemRefType(alloc.results[0].type)
         row_bytes = _elements(alloc.results[0]) // max(t.shape[0], 1) * (getattr(t.element_type, "width", 0) // 8)

@@ -130,7 +130,9 @@ def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
     extent = _loop_extent(op, types, innermost)
     if extent is None:
         return None
-    lanes = register_bits * _REGISTERS_PER_VECTOR // max(bits)
+    # The narrowest element sets the length: 16 f32 loads are two registers (an f64
+    # accumulator of the same 16 lanes then takes four).
+    lanes = register_bits * _REGISTERS_PER_VECTOR // min(bits)
     extents = _loop_extents(op, types, rank)
     parallel_tile = 0
     if threads > 1 and worth_parallel(iterators, extents):

@@ -29,6 +29,7 @@ SPLIT_THRESHOLD = 1024
 # outer loop that mlc-vectorize can share between threads.
 CHUNKS = 8
 CHUNK_THRESHOLD = 1 << 16
+_WIDER = {"f32": ir.F64Type.get, "f16": ir.F32Type.get, "bf16": ir.F32Type.get}
 
 
 def _identity(kind: str, t: ir.Type, unsigned: bool) -> ir.Value | None:
@@ -85,9 +86,10 @@ def lower_reduce(op, sig):
                                 [], split_shape)
     partial_dims = dims[:-1] + [len(split_shape) - 2]
     partial_shape = kept_shape + ([chunks] if chunks > 1 else []) + [LANES]
-    # f32 sums accumulate their lanes in f64: the lanes are memory-bound anyway, and the
-    # result is then more accurate than numpy's pairwise f32 sum (test_vectorize.py).
-    wide = ir.F64Type.get() if kind == "add" and isinstance(et, ir.F32Type) else None
+    # Sums accumulate their lanes in a wider type: f32 in f64 (the lanes are memory-bound
+    # anyway, and the result is more accurate than numpy's pairwise f32 sum,
+    # test_vectorize.py), f16 and bf16 in f32 (as XLA does).
+    wide = _WIDER.get(str(et))() if kind == "add" and str(et) in _WIDER else None
     acc_t = wide or et
     partial_type = ir.RankedTensorType.get(partial_shape, acc_t)
     partial = _reduce_generic(split, x.rank, partial_dims,
@@ -95,8 +97,15 @@ def lower_reduce(op, sig):
                               kind, acc_t, unsigned, extra_parallel=extra,
                               convert=(lambda v: arith.extf(wide, v)) if wide else None)
     last = list(range(len(kept_shape), len(partial_shape)))
-    return [_reduce_generic(partial, len(partial_shape), last, init, kind, et, unsigned,
-                            convert=(lambda v: arith.truncf(et, v)) if wide else None)]
+    if wide is None:
+        return [_reduce_generic(partial, len(partial_shape), last, init, kind, et, unsigned)]
+    # The lanes are summed in the wide type too, with the init value; one rounding at the end.
+    wide_result = ir.RankedTensorType.get(kept_shape, wide)
+    wide_init = linalg.fill(arith.extf(wide, tensor.extract(op.operands[1], [])), outs=[empty(wide_result)])
+    total = _reduce_generic(partial, len(partial_shape), last, wide_init, kind, wide, unsigned)
+    rank = len(kept_shape)
+    return [generic([total], empty(result_type), [identity_map(rank), identity_map(rank)], [PARALLEL] * rank,
+                    lambda v, _out: arith.truncf(et, v))]
 
 
 def _extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:
