@@ -10,7 +10,6 @@ each implementation's (higher is faster than numpy).
 from __future__ import annotations
 
 import json
-import statistics
 import time
 from pathlib import Path
 
@@ -19,29 +18,9 @@ import numpy as np
 import mlc
 import mlc.nn as nn
 import mlc.numpy as mnp
+from common import median_ms, np_layer_norm, np_softmax
 
 RESULTS = Path(__file__).resolve().parent / "results" / "fusion.json"
-
-
-def median_ms(fn, args, repeats=15) -> float:
-    fn(*args)
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn(*args)
-        getattr(out, "block_until_ready", lambda: None)()
-        samples.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(samples)
-
-
-def np_softmax(x):
-    e = np.exp(x - x.max(-1, keepdims=True))
-    return e / e.sum(-1, keepdims=True)
-
-
-def np_layer_norm(x):
-    mean = x.mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)
 
 
 def workloads():

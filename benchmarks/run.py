@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import json
 import platform
-import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -28,6 +27,7 @@ import mlc.lax as lax
 import mlc.nn as nn
 import mlc.numpy as mnp
 from mlc.codegen.target import num_threads, vector_register_bits
+from common import median_ms, np_layer_norm, np_softmax
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -45,17 +45,6 @@ class Workload:
     target: str
     flops: int = 0
     repeats: int = 15
-    extra: dict = field(default_factory=dict)
-
-
-def np_softmax(x):
-    e = np.exp(x - x.max(-1, keepdims=True))
-    return e / e.sum(-1, keepdims=True)
-
-
-def np_layer_norm(x):
-    mean = x.mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)
 
 
 def np_conv_nhwc(x, w):
@@ -114,18 +103,6 @@ def workloads() -> list[Workload]:
                  "within 1.5x of jax.jit", flops=2 * 8 * 56 * 56 * 64 * 64 * 9, repeats=10),
     ]
     return result
-
-
-def median_ms(fn, args, repeats: int) -> float:
-    fn(*args)  # warm-up
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn(*args)
-        getattr(out, "block_until_ready", lambda: None)()
-        samples.append((time.perf_counter() - start) * 1e3)
-        del out
-    return statistics.median(samples)
 
 
 class Progress:
