@@ -27,13 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects.transform import interpreter
 
-from ..transforms.pass_base import Pass, PassError
+from ..transforms.pass_base import Pass
 from .blas import blas_takes
 from .contraction import Contraction, match_contraction
 from .parallel import worth_parallel
 from .target import num_threads, vector_register_bits
+from .transform_script import apply_transform_script, drop_attributes
 
 _TAG = "mlc.tile_matmul"
 _EPILOGUE = "mlc.tile_epilogue"
@@ -242,19 +242,5 @@ class TileMatmul(Pass):
         module.walk(visit)
         if not plans:
             return
-        script = ir.Module.parse(_script(plans))
-        try:
-            interpreter.apply_named_sequence(module, script.body.operations[0], script)
-        except ir.MLIRError as e:
-            raise PassError(f"matmul tiling failed: {e}") from None
-        _drop_tags(module)
-
-
-def _drop_tags(module: ir.Operation) -> None:
-    def visit(op):
-        for tag in (_TAG, _EPILOGUE, _INIT):
-            if tag in op.attributes:
-                del op.attributes[tag]
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
+        apply_transform_script(module, _script(plans), "matmul tiling")
+        drop_attributes(module, (_TAG, _EPILOGUE, _INIT))

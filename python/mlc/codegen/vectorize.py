@@ -29,11 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects.transform import interpreter
 
-from ..transforms.pass_base import Pass, PassError
+from ..transforms.pass_base import Pass
 from .parallel import chunk_size, worth_parallel
 from .target import num_threads, vector_register_bits
+from .transform_script import apply_transform_script, drop_attributes
 
 _TAG = "mlc.vectorize"
 
@@ -233,7 +233,6 @@ class Vectorize(Pass):
         register_bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
         tilings: list[Tiling] = []
-        tagged = []
         for op in _generics(module):
             tiling = tiling_for(op, register_bits, threads)
             if tiling is None:
@@ -242,17 +241,10 @@ class Vectorize(Pass):
                 tilings.append(tiling)
             op.attributes[_TAG] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
                                                      tilings.index(tiling))
-            tagged.append(op)
-        if not tagged:
+        if not tilings:
             return
-        script = ir.Module.parse(_transform_script(tilings))
-        try:
-            interpreter.apply_named_sequence(module, script.body.operations[0], script)
-        except ir.MLIRError as e:
-            raise PassError(f"vectorization failed: {e}") from None
-        for op in _generics(module):  # tags that survived belong to ops left scalar
-            if _TAG in op.attributes:
-                del op.attributes[_TAG]
+        apply_transform_script(module, _transform_script(tilings), "vectorization")
+        drop_attributes(module, (_TAG,))  # tags that survived belong to ops left scalar
 
 
 def _generics(module: ir.Operation) -> list:

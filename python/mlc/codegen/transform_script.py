@@ -1,0 +1,31 @@
+"""Running a transform-dialect script MLC generated on the module a pass works on, and
+removing the attributes the pass tagged ops with for the script to match."""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects.transform import interpreter
+
+from ..transforms.pass_base import PassError
+
+
+def apply_transform_script(module: ir.Operation, text: str, what: str) -> None:
+    """Parses `text` (a module holding @__transform_main) and applies it to `module`; a
+    failure is a PassError naming `what` failed."""
+    script = ir.Module.parse(text)
+    try:
+        interpreter.apply_named_sequence(module, script.body.operations[0], script)
+    except ir.MLIRError as e:
+        raise PassError(f"{what} failed: {e}") from None
+
+
+def drop_attributes(module: ir.Operation, names) -> None:
+    """Removes the attributes `names` wherever they are left (on ops a script did not
+    rewrite)."""
+    def visit(op):
+        for name in names:
+            if name in op.attributes:
+                del op.attributes[name]
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
