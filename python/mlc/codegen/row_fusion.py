@@ -27,11 +27,13 @@ temporaries of the group share bytes across rows.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from mlir import ir
 from mlir.dialects import arith, memref, scf
 
+from ..dialects.hlo.types import byte_size
 from ..transforms.pass_base import Pass
 from .contraction import match_contraction
 from .parallel import worth_parallel
@@ -175,10 +177,7 @@ def _groups(block) -> list[_Group]:
 
 
 def _elements(value: ir.Value) -> int:
-    count = 1
-    for s in ir.MemRefType(value.type).shape:
-        count *= s
-    return count
+    return math.prod(ir.MemRefType(value.type).shape)
 
 
 def _row_slice(value: ir.Value, row: ir.Value) -> ir.Value:
@@ -267,7 +266,9 @@ def _privatize(block: ir.Block, loop: ir.Operation, row: ir.Value) -> None:
         if alloc.name != "memref.alloc" or len(alloc.operands) or ir.MemRefType(alloc.results[0].type).rank == 0:
             continue
         t = ir.MemRefType(alloc.results[0].type)
-        row_bytes = _elements(alloc.results[0]) // max(t.shape[0], 1) * (getattr(t.element_type, "width", 0) // 8)
+        if getattr(t.element_type, "width", 0) < 8:
+            continue  # i1 and index buffers stay as they are
+        row_bytes = byte_size(t) // max(t.shape[0], 1)
         slices = _row_slices_of(alloc, loop, row)
         if slices is not None and 0 < row_bytes <= MAX_PRIVATE_ROW_BYTES:
             private.append((alloc, slices))

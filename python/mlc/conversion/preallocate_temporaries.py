@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith, memref
 
+from ..dialects.hlo.types import byte_size
 from ..transforms.pass_base import Pass
 
 SCRATCH_ATTR = "mlc.scratch_bytes"
@@ -44,15 +45,13 @@ class _Temporary:
 
 
 def _byte_size(t: ir.MemRefType) -> int | None:
+    """The bytes of a buffer memref.view can carve out of the scratch, else None."""
     if not t.has_static_shape or t.affine_map != ir.AffineMap.get_identity(t.rank) or t.memory_space:
         return None
     width = getattr(t.element_type, "width", None)
     if width is None or width % 8:
         return None  # index, i1, ... have no byte layout memref.view can express
-    count = 1
-    for s in t.shape:
-        count *= s
-    return count * width // 8
+    return byte_size(t)
 
 
 def _top_level_index(op: ir.Operation, block_ops: dict) -> int:

@@ -24,6 +24,13 @@ MAX_CACHED_BYTES = 1 << 30
 _ALIGNMENT = 64
 
 
+def aligned_bytes(nbytes: int) -> np.ndarray:
+    """A new uint8 array of `nbytes` whose data starts on a 64-byte boundary."""
+    raw = np.empty(nbytes + _ALIGNMENT, np.uint8)
+    start = -raw.ctypes.data % _ALIGNMENT
+    return raw[start:start + nbytes]
+
+
 class _Lease:
     """Owns one pool block while arrays use it (numpy keeps it as their base)."""
 
@@ -61,9 +68,7 @@ class BufferPool:
             if block is not None:
                 self._cached -= nbytes
         if block is None:
-            raw = np.empty(nbytes + _ALIGNMENT, np.uint8)
-            start = -raw.ctypes.data % _ALIGNMENT
-            block = raw[start:start + nbytes]
+            block = aligned_bytes(nbytes)
         return np.asarray(_Lease(self, block, shape, dtype))
 
     def release(self, block: np.ndarray) -> None:

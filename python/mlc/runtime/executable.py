@@ -17,8 +17,8 @@ import numpy as np
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
-from ..conversion.preallocate_temporaries import ALIGNMENT, SCRATCH_ATTR
-from .buffer_pool import POOL
+from ..conversion.preallocate_temporaries import SCRATCH_ATTR
+from .buffer_pool import POOL, aligned_bytes
 from .libraries import jit_shared_libraries
 from .memref import TensorSpec, data_pointer, make_descriptor
 
@@ -102,8 +102,5 @@ def _scratch_buffer(llvm_module: ir.Module, entry: str) -> np.ndarray | None:
         if "sym_name" in attrs and ir.StringAttr(attrs["sym_name"]).value == entry:
             if SCRATCH_ATTR not in attrs:
                 return None
-            size = ir.IntegerAttr(attrs[SCRATCH_ATTR]).value
-            raw = np.empty(size + ALIGNMENT, np.uint8)
-            start = -raw.ctypes.data % ALIGNMENT
-            return raw[start:start + size]
+            return aligned_bytes(ir.IntegerAttr(attrs[SCRATCH_ATTR]).value)
     return None
