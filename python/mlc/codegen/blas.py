@@ -31,6 +31,7 @@ from mlir.dialects import arith, func, llvm, memref
 from ..runtime.libraries import find_blas
 from ..transforms.pass_base import Pass
 from .contraction import Contraction, match_contraction
+from .externs import declare_external
 from .loops import nested_for
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
@@ -102,15 +103,16 @@ def gemm_operands(c: Contraction, operands) -> tuple[_Matrix, _Matrix, _Matrix, 
     return a, b, out_matrix, m, n
 
 
-def _declare(module: ir.Operation, name: str, element: ir.Type) -> None:
-    body = module.regions[0].blocks[0]
-    for op in body.operations:
-        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
-            return
+def _gemm_type(element: ir.Type) -> ir.FunctionType:
+    """cblas_?gemm's C signature, ILP64: (order, transa, transb, m, n, k, alpha, a, lda, b,
+    ldb, beta, c, ldc)."""
     i32, i64, ptr = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64), ir.Type.parse("!llvm.ptr")
-    inputs = [i32, i32, i32, i64, i64, i64, element, ptr, i64, ptr, i64, element, ptr, i64]
-    with ir.InsertionPoint.at_block_begin(body):
-        func.FuncOp(name, ir.FunctionType.get(inputs, []), visibility="private")
+    return ir.FunctionType.get([i32, i32, i32, i64, i64, i64, element, ptr, i64, ptr, i64, element, ptr, i64], [])
+
+
+def is_blas_call(op: ir.Operation) -> bool:
+    """Whether `op` is a call mlc-blas made."""
+    return op.name == "func.call" and ir.FlatSymbolRefAttr(op.attributes["callee"]).value in _GEMM.values()
 
 
 def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
@@ -243,7 +245,7 @@ class Blas(Pass):
             if operands is None:
                 continue
             name = _GEMM[c.element_type.width]
-            _declare(module, name, c.element_type)
+            declare_external(module, name, _gemm_type(c.element_type))
             zero_fill = _zero_fill_before(op)
             with ir.InsertionPoint(op), op.location:
                 _emit_call(name, c, *operands, beta=0.0 if zero_fill is not None else 1.0)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
+from .blas import is_blas_call
 from .loops import nested_for
 from .target import num_threads
 
@@ -70,15 +71,12 @@ class AsyncParallel(PassPipeline):
                 KeepBodiesOutlined()]
 
 
-BLAS_PREFIX = "scipy_cblas_"
-
-
 def calls_blas(function) -> bool:
     """Whether a function calls numpy's OpenBLAS (a call mlc-blas made)."""
     found = []
 
     def visit(op):
-        if op.name == "func.call" and ir.FlatSymbolRefAttr(op.attributes["callee"]).value.startswith(BLAS_PREFIX):
+        if is_blas_call(op):
             found.append(op)
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE

@@ -25,6 +25,7 @@ from mlir.dialects import func, vector
 
 from ..runtime.libraries import find_libmvec
 from ..transforms.pass_base import Pass
+from .externs import declare_external
 from .target import vector_register_bits
 
 _ISA = {128: "b", 256: "d", 512: "e"}
@@ -37,15 +38,6 @@ FUNCTIONS = {("math.sin", 32): "sinf", ("math.cos", 32): "cosf",
 def variant_name(base: str, register_bits: int, lanes: int) -> str:
     """The vector ABI name of one libmvec variant, e.g. _ZGVdN8v_sinf."""
     return f"_ZGV{_ISA[register_bits]}N{lanes}v_{base}"
-
-
-def _declare(module: ir.Operation, name: str, t: ir.VectorType) -> None:
-    body = module.regions[0].blocks[0]
-    for op in body.operations:
-        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
-            return
-    with ir.InsertionPoint.at_block_begin(body), ir.Location.unknown():
-        func.FuncOp(name, ir.FunctionType.get([t], [t]), visibility="private")
 
 
 @dataclass(frozen=True)
@@ -80,7 +72,7 @@ class VectorMath(Pass):
             t = ir.VectorType(op.results[0].type)
             piece = ir.VectorType.get([lanes], t.element_type)
             name = variant_name(base, bits, lanes)
-            _declare(module, name, piece)
+            declare_external(module, name, ir.FunctionType.get([piece], [piece]))
             with ir.InsertionPoint(op), op.location:
                 result = op.operands[0]  # any value of the type; every lane is overwritten
                 for start in range(0, t.shape[0], lanes):
