@@ -20,6 +20,7 @@ _REGISTRY: dict[str, str] = {
     "hlo-fuse": "mlc.transforms.hlo_fuse:HloFuse",
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
+    "mlc-distinct-results": "mlc.conversion.distinct_results:DistinctResults",
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",
     "mlc-preallocate-temporaries": "mlc.conversion.preallocate_temporaries:PreallocateTemporaries",
     "mlc-signless": "mlc.conversion.signless:Signless",

@@ -15,6 +15,7 @@ from ..codegen.pipeline import CpuCodegen
 from ..codegen.row_fusion import RowFusion
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .bool_to_byte import BoolToByte
+from .distinct_results import DistinctResults
 from .preallocate_temporaries import PreallocateTemporaries
 from .readonly_arguments import ReadonlyArguments
 from .signless import Signless
@@ -80,7 +81,7 @@ class Bufferize(PassPipeline):
     def passes(self) -> list[Pass]:
         kernels = [UpstreamPasses(_FUSE_KERNELS)] if self.fuse else []
         matmuls = [TileMatmul()] if self.tile_matmul else []
-        return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), *matmuls, ReadonlyArguments(), BoolToByte(),
+        return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), *matmuls, ReadonlyArguments(), DistinctResults(), BoolToByte(),
                 UpstreamPasses(",".join(_BUFFERIZE)), StridedCopies(), *([RowFusion()] if self.fuse else []),
                 PreallocateTemporaries(), UpstreamPasses(_DEALLOCATE),
                 BoolToByte()]
