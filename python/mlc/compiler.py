@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mlir import ir
 
+from . import config
 from .context import make_context
 from .diagnostics import CompileError, format_error, parse_module
 from .dtypes import numpy_dtype
@@ -47,6 +48,7 @@ def run_passes(module: ir.Module, passes, source_name: str = "<input>",
 def lower(module: ir.Module, stage: str = "llvm", source_name: str = "<input>",
           opt_level: int = 2, fusion: bool = True) -> ir.Module:
     """Runs the compile pipeline on `module` in place up to `stage`."""
+    config.check()
     return run_passes(module, passes_until(stage, opt_level, fusion), source_name)
 
 

@@ -1,29 +1,32 @@
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=1" | FileCheck %s
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=2" | FileCheck %s --check-prefix=THREADS
+// Both vector widths MLC targets, whatever the host: N is two registers of f32 (16 or 32).
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=1" | FileCheck %s -D\$N=16
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=2" | FileCheck %s --check-prefix=THREADS -D\$N=16
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=512 threads=1" | FileCheck %s -D\$N=32
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=512 threads=2" | FileCheck %s --check-prefix=THREADS -D\$N=32
 
-// A 32x32x32 f32 matmul: 4x16 output tiles (two 256-bit registers of 8 f32 per row) held in a
-// vector<4x16xf32> iter_arg across the whole K loop; one vector FMA chain per k.
+// A 32x64x32 f32 matmul: 4xN output tiles (two registers of f32 per row) held in a
+// vector<4xNxf32> iter_arg across the whole K loop; one vector FMA chain per k.
 // CHECK-LABEL: func @matmul
 // CHECK: scf.for %{{.*}} step %c4
-// CHECK: scf.for %{{.*}} step %c16
-// CHECK: %[[ACC0:.*]] = vector.transfer_read {{.*}} vector<4x16xf32>
-// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ACC0]]) -> (vector<4x16xf32>)
-// CHECK: arith.mulf {{.*}} : vector<4x16xf32>
+// CHECK: scf.for %{{.*}} step %c[[$N]]
+// CHECK: %[[ACC0:.*]] = vector.transfer_read {{.*}} vector<4x[[$N]]xf32>
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ACC0]]) -> (vector<4x[[$N]]xf32>)
+// CHECK: arith.mulf {{.*}} : vector<4x[[$N]]xf32>
 // CHECK: vector.transfer_write %[[ACC]]
 // THREADS-LABEL: func @matmul
 // THREADS-NOT: scf.forall
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>
-func.func @matmul(%x: tensor<32x32xf32>, %y: tensor<32x32xf32>, %z: tensor<32x32xf32>) -> tensor<32x32xf32> {
+func.func @matmul(%x: tensor<32x32xf32>, %y: tensor<32x64xf32>, %z: tensor<32x64xf32>) -> tensor<32x64xf32> {
   %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %y : tensor<32x32xf32>, tensor<32x32xf32>) outs(%z : tensor<32x32xf32>) {
+      ins(%x, %y : tensor<32x32xf32>, tensor<32x64xf32>) outs(%z : tensor<32x64xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<32x32xf32>
-  return %r : tensor<32x32xf32>
+  } -> tensor<32x64xf32>
+  return %r : tensor<32x64xf32>
 }
 
 // -----
@@ -31,7 +34,7 @@ func.func @matmul(%x: tensor<32x32xf32>, %y: tensor<32x32xf32>, %z: tensor<32x32
 // Big enough for both cores: the row tiles are an scf.forall.
 // THREADS-LABEL: func @big
 // THREADS: scf.forall (%{{.*}}) in (64) shared_outs
-// THREADS: iter_args({{.*}}) -> (vector<4x16xf32>)
+// THREADS: iter_args({{.*}}) -> (vector<4x[[$N]]xf32>)
 #a2 = affine_map<(m, n, k) -> (m, k)>
 #b2 = affine_map<(m, n, k) -> (k, n)>
 #c2 = affine_map<(m, n, k) -> (m, n)>
@@ -69,15 +72,15 @@ func.func @ragged(%x: tensor<7x64xf32>, %y: tensor<64x64xf32>, %z: tensor<7x64xf
 // -----
 
 // Output fusion: the bias-add + relu epilogue is tiled and the matmul (with its zero fill)
-// fused into the same loop nest: the 4x16 product tile starts at zero in registers, goes
+// fused into the same loop nest: the 4xN product tile starts at zero in registers, goes
 // through the epilogue and is written once; no full-size product tensor is left.
 // CHECK-LABEL: func @dense_relu
 // CHECK-NOT: linalg.
 // CHECK: scf.for
 // CHECK: scf.for
-// CHECK: %[[ACC:.*]] = scf.for {{.*}} -> (vector<4x16xf32>)
-// CHECK: arith.addf %[[ACC]], {{.*}} : vector<4x16xf32>
-// CHECK: arith.maximumf {{.*}} : vector<4x16xf32>
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} -> (vector<4x[[$N]]xf32>)
+// CHECK: arith.addf %[[ACC]], {{.*}} : vector<4x[[$N]]xf32>
+// CHECK: arith.maximumf {{.*}} : vector<4x[[$N]]xf32>
 // CHECK: vector.transfer_write
 // CHECK-NOT: linalg.
 #da = affine_map<(m, n, k) -> (m, k)>
@@ -85,24 +88,24 @@ func.func @ragged(%x: tensor<7x64xf32>, %y: tensor<64x64xf32>, %z: tensor<7x64xf
 #dc = affine_map<(m, n, k) -> (m, n)>
 #did = affine_map<(m, n) -> (m, n)>
 #drow = affine_map<(m, n) -> (n)>
-func.func @dense_relu(%x: tensor<32x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<32x32xf32> {
+func.func @dense_relu(%x: tensor<32x64xf32>, %w: tensor<64x64xf32>, %b: tensor<64xf32>) -> tensor<32x64xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<32x32xf32>
-  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %e = tensor.empty() : tensor<32x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
   %r = linalg.generic {indexing_maps = [#da, #db, #dc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %w : tensor<32x64xf32>, tensor<64x32xf32>) outs(%z : tensor<32x32xf32>) {
+      ins(%x, %w : tensor<32x64xf32>, tensor<64x64xf32>) outs(%z : tensor<32x64xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<32x32xf32>
-  %e2 = tensor.empty() : tensor<32x32xf32>
+  } -> tensor<32x64xf32>
+  %e2 = tensor.empty() : tensor<32x64xf32>
   %o = linalg.generic {indexing_maps = [#did, #drow, #did], iterator_types = ["parallel", "parallel"]}
-      ins(%r, %b : tensor<32x32xf32>, tensor<32xf32>) outs(%e2 : tensor<32x32xf32>) {
+      ins(%r, %b : tensor<32x64xf32>, tensor<64xf32>) outs(%e2 : tensor<32x64xf32>) {
   ^bb0(%p: f32, %q: f32, %o: f32):
     %s = arith.addf %p, %q : f32
     %t = arith.maximumf %s, %zero : f32
     linalg.yield %t : f32
-  } -> tensor<32x32xf32>
-  return %o : tensor<32x32xf32>
+  } -> tensor<32x64xf32>
+  return %o : tensor<32x64xf32>
 }

@@ -1,5 +1,9 @@
-// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=256 threads=1" | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=256 threads=2" | FileCheck %s --check-prefix=THREADS
+// Both vector widths MLC targets (AVX2, AVX-512), whatever the host: F32 and F64 are the
+// lanes of two registers, F32 / F64 elements.
+// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=256 threads=1" | FileCheck %s -D\$F32=16 -D\$F64=8
+// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=256 threads=2" | FileCheck %s --check-prefix=THREADS -D\$F32=16
+// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=512 threads=1" | FileCheck %s -D\$F32=32 -D\$F64=16
+// RUN: mlc-opt %s --split-input-file --mlc-vectorize="register-bits=512 threads=2" | FileCheck %s --check-prefix=THREADS -D\$F32=32
 // RUN: not mlc-opt %s --mlc-vectorize="register-bits=100" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: register-bits must be 128, 256 or 512
@@ -8,21 +12,21 @@
 // THREADS-NOT: scf.forall
 // THREADS-LABEL: func @big_rows
 // THREADS: scf.forall (%{{.*}}) in (1024)
-// THREADS: scf.for %{{.*}} to %{{.*}} step %c16
+// THREADS: scf.for %{{.*}} to %{{.*}} step %c[[$F32]]
 // THREADS-LABEL: func @big_vector
 // THREADS: scf.forall (%{{.*}}) in (8)
-// THREADS: scf.for %{{.*}} to %{{.*}} step %c16
+// THREADS: scf.for %{{.*}} to %{{.*}} step %c[[$F32]]
 // THREADS-LABEL: func @lane_sum_big
 // THREADS-NOT: scf.forall
 
-// An elementwise kernel: the outer loop tiled by 1, the innermost by 16 f32 lanes (two
-// 256-bit registers); the body runs on vector<16xf32>.
+// An elementwise kernel: the outer loop tiled by 1, the innermost by F32 lanes (two
+// registers); the body runs on vector<F32 x f32>.
 // CHECK-LABEL: func @elementwise
 // CHECK: scf.for
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
-// CHECK: vector.transfer_read {{.*}} vector<16xf32>
-// CHECK: math.exp {{.*}} : vector<16xf32>
-// CHECK: vector.transfer_write {{.*}} vector<16xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c[[$F32]]
+// CHECK: vector.transfer_read {{.*}} vector<[[$F32]]xf32>
+// CHECK: math.exp {{.*}} : vector<[[$F32]]xf32>
+// CHECK: vector.transfer_write {{.*}} vector<[[$F32]]xf32>
 // CHECK-NOT: linalg.generic
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @elementwise(%x: memref<8x64xf32>, %y: memref<8x64xf32>) {
@@ -59,11 +63,12 @@ func.func @lane_sum(%x: memref<100x16xf32>, %acc: memref<16xf32>) {
 
 // -----
 
-// f64 gets 8 lanes; a row of 20 is not a multiple of 8, so the last tile is masked.
+// f64 gets half the lanes (8 or 16); a row of 20 is a multiple of neither, so the last
+// tile is masked.
 // CHECK-LABEL: func @masked_f64
-// CHECK: step %c8
+// CHECK: step %c[[$F64]]
 // CHECK: vector.create_mask
-// CHECK: arith.mulf {{.*}} : vector<8xf64>
+// CHECK: arith.mulf {{.*}} : vector<[[$F64]]xf64>
 #id1 = affine_map<(d0) -> (d0)>
 func.func @masked_f64(%x: memref<20xf64>, %y: memref<20xf64>) {
   linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}

@@ -64,3 +64,12 @@ def random_array(rng, shape, dtype):
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+@pytest.fixture(params=[256, 512], ids=lambda bits: f"{bits}bit")
+def vector_bits(request, monkeypatch) -> int:
+    """Generates code for both vector widths MLC targets (AVX2 and AVX-512) on any host
+    (MLC_VECTOR_BITS): a change that breaks the width this host does not have fails here.
+    Wider than the host is still correct code (LLVM splits the vectors)."""
+    monkeypatch.setenv("MLC_VECTOR_BITS", str(request.param))
+    return request.param

@@ -14,6 +14,9 @@ import mlc
 import mlc.lax as lax
 import mlc.numpy as mnp
 
+# Every test generates code for 256- and 512-bit registers (conftest.vector_bits).
+pytestmark = pytest.mark.usefixtures("vector_bits")
+
 RNG = np.random.default_rng(3)
 SHAPES = [(1, 1, 1), (3, 17, 5), (17, 127, 33), (64, 64, 64), (127, 65, 129), (200, 96, 300), (1023, 33, 64)]
 

@@ -11,7 +11,7 @@ import pytest
 import mlc
 import mlc.nn as nn
 import mlc.numpy as mnp
-from mlc.codegen.target import num_threads
+from mlc.codegen.target import host_vector_bits, num_threads, vector_register_bits
 from mlc.runtime.buffer_pool import MIN_BYTES, BufferPool
 
 BIG = (1024, 1024)  # 4 MiB of f32: results go through the pool
@@ -100,6 +100,25 @@ def test_bad_num_threads_is_a_clear_error(monkeypatch, value):
     monkeypatch.setenv("MLC_NUM_THREADS", value)
     with pytest.raises(ValueError, match="MLC_NUM_THREADS must be a positive integer"):
         num_threads()
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("MLC_NUM_THREADS", "two", "MLC_NUM_THREADS must be a positive integer, got 'two'"),
+    ("MLC_VECTOR_BITS", "300", "MLC_VECTOR_BITS must be one of 128, 256, 512, got '300'"),
+    ("MLC_VECTOR_BITS", "avx", "MLC_VECTOR_BITS must be one of 128, 256, 512, got 'avx'"),
+])
+def test_bad_setting_fails_the_compile_with_its_name(monkeypatch, name, value, message):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValueError, match=message):
+        mlc.jit(lambda a: a * 2)(np.ones(4, np.float32))
+
+
+@pytest.mark.parametrize("bits", ["128", "256", "512"])
+def test_vector_bits_setting_overrides_the_host(monkeypatch, bits):
+    monkeypatch.setenv("MLC_VECTOR_BITS", bits)
+    assert vector_register_bits() == int(bits)
+    monkeypatch.delenv("MLC_VECTOR_BITS")
+    assert vector_register_bits() == host_vector_bits()
 
 
 def test_single_thread_compiles_no_async(monkeypatch):

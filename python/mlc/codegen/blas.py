@@ -22,12 +22,12 @@ generic initializes C (the usual case), beta = 0 and the fill is dropped.
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 
 from mlir import ir
 from mlir.dialects import arith, func, llvm, memref
 
+from .. import config
 from ..runtime.libraries import find_blas
 from ..transforms.pass_base import Pass
 from .contraction import Contraction, match_contraction
@@ -188,15 +188,11 @@ def _block_ops(op) -> list:
 MIN_MNK = 64 * 64 * 64
 
 
-def blas_enabled() -> bool:
-    return os.environ.get("MLC_BLAS", "1").strip() != "0"
-
-
 def blas_available() -> bool:
     """Whether numpy's OpenBLAS is there; says why not under MLC_LOG_COMPILES."""
     if find_blas() is not None:
         return True
-    if os.environ.get("MLC_LOG_COMPILES"):
+    if config.log_compiles():
         _log.warning("mlc: no BLAS library found (numpy's OpenBLAS); matmuls use generated code")
     return False
 
@@ -210,7 +206,7 @@ def blas_rule(c: Contraction, min_mnk: int = MIN_MNK) -> bool:
 def blas_takes(c: Contraction) -> bool:
     """Whether mlc-blas will turn this contraction into a call (rule, switch and library);
     a contraction the rule wants but no library can take is reported (blas_available)."""
-    return blas_enabled() and blas_rule(c) and blas_available()
+    return config.blas_enabled() and blas_rule(c) and blas_available()
 
 
 @dataclass(frozen=True)
@@ -225,7 +221,7 @@ class Blas(Pass):
     min_mnk: int = MIN_MNK
 
     def run(self, module: ir.Operation) -> None:
-        if not blas_enabled():
+        if not config.blas_enabled():
             return
         candidates = []
 

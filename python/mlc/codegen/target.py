@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import os
 
+from .. import config
+
 
 @functools.cache
 def cpu_flags() -> frozenset[str]:
@@ -23,8 +25,8 @@ def cpu_flags() -> frozenset[str]:
     return frozenset()
 
 
-def vector_register_bits() -> int:
-    """The width of the widest vector register: 512 (AVX-512), 256 (AVX/AVX2) or 128."""
+def host_vector_bits() -> int:
+    """The width of the host's widest vector register: 512 (AVX-512), 256 (AVX/AVX2) or 128."""
     flags = cpu_flags()
     if "avx512f" in flags:
         return 512
@@ -33,15 +35,17 @@ def vector_register_bits() -> int:
     return 128
 
 
+def vector_register_bits() -> int:
+    """The vector width code is generated for: MLC_VECTOR_BITS if set, else the host's.
+
+    Vector shapes follow it; what must run natively (calls into an ISA-specific library)
+    follows host_vector_bits()."""
+    return config.vector_bits() or host_vector_bits()
+
+
 def num_threads() -> int:
     """Threads for parallel loops: MLC_NUM_THREADS if set, else the cores this process may use."""
-    text = os.environ.get("MLC_NUM_THREADS", "").strip()
-    if text:
-        try:
-            n = int(text)
-        except ValueError:
-            raise ValueError(f"MLC_NUM_THREADS must be a positive integer, got '{text}'") from None
-        if n < 1:
-            raise ValueError(f"MLC_NUM_THREADS must be a positive integer, got '{text}'")
+    n = config.num_threads()
+    if n is not None:
         return n
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -11,9 +11,12 @@ Why: these have no vectorizable polynomial in MLC (sin and cos need a full-range
 reduction, Payne-Hanek, to be right for large |x|), and the LLVM lowering of a vector
 math.sin is one scalar libm call per lane. libmvec's functions are full-range, with the
 accuracy glibc documents (at most 4 ulp for these; test_math_approx.py checks them against
-numpy over the whole f32 range). The variant follows the vector width MLC targets: `b`
-(SSE, 128-bit), `d` (AVX2, 256), `e` (AVX-512). Without libmvec (not glibc, or glibc older
-than 2.22) the pass leaves the ops to libm.
+numpy over the whole f32 range). The variant follows the vector width MLC targets, capped
+at what the host runs natively: `b` (SSE, 128-bit), `d` (AVX2, 256), `e` (AVX-512). The
+cap matters: code generated for 512-bit vectors on an AVX2 host (MLC_VECTOR_BITS=512) is
+correct because LLVM splits the vectors, but an AVX-512 libmvec call would be an illegal
+instruction there. Without libmvec (not glibc, or glibc older than 2.22) the pass leaves
+the ops to libm.
 """
 
 from __future__ import annotations
@@ -26,13 +29,19 @@ from mlir.dialects import func, vector
 from ..runtime.libraries import find_libmvec
 from ..transforms.pass_base import Pass
 from .externs import declare_external
-from .target import vector_register_bits
+from .target import cpu_flags, vector_register_bits
 
 _ISA = {128: "b", 256: "d", 512: "e"}
 # (math op, element bits) -> libmvec base name
 FUNCTIONS = {("math.sin", 32): "sinf", ("math.cos", 32): "cosf",
              ("math.sin", 64): "sin", ("math.cos", 64): "cos",
              ("math.exp", 64): "exp", ("math.log", 64): "log"}
+
+
+def native_bits() -> int:
+    """The widest libmvec variant the host can execute (each needs its ISA: d = AVX2)."""
+    flags = cpu_flags()
+    return 512 if "avx512f" in flags else 256 if "avx2" in flags else 128
 
 
 def variant_name(base: str, register_bits: int, lanes: int) -> str:
@@ -49,10 +58,10 @@ class VectorMath(Pass):
     """
 
     name = "mlc-vector-math"
-    register_bits: int = 0  # 0 = the host CPU's vector register width
+    register_bits: int = 0  # 0 = the target width (MLC_VECTOR_BITS or the host's); capped at the host's
 
     def run(self, module: ir.Operation) -> None:
-        bits = self.register_bits or vector_register_bits()
+        bits = min(self.register_bits or vector_register_bits(), native_bits())
         found = []
 
         def visit(op):
