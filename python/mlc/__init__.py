@@ -11,6 +11,9 @@ from .frontend.jit import Compiled, Jitted, Lowered, jit
 from .frontend.tracing import ConcretizationError, TracingError
 from .runtime.executable import Executable
 
-__all__ = ["compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
+# The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
+from . import lax, nn, numpy  # noqa: E402
+
+__all__ = ["lax", "nn", "numpy", "compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
            "TracingError", "ConcretizationError"]
 __version__ = "0.1.0"

@@ -1,9 +1,10 @@
 """The core of the numpy-like API: turning values into Tracers, dtype promotion,
 broadcasting, and elementwise ops.
 
-Dtype rules follow JAX: arrays promote as numpy does; Python scalars are *weakly typed*
-and take the dtype of the array they meet (`f32_array * 2.0` stays float32); the default
-dtypes (a lone Python float, a mean of integers, exp of an integer) are float32 and int32.
+Dtype rules follow JAX: dtypes promote along JAX's lattice (promotion.py: f32 + i32 ->
+f32, u32 + i32 -> i64); Python scalars are *weakly typed* and take the dtype of the array
+they meet (`f32_array * 2.0` stays float32); the default dtypes (a lone Python float, a
+mean of integers, exp of an integer) are float32 and int32.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from mlir import ir
 
 from ..dialects import hlo
 from ..dtypes import mlir_element_name
+from .promotion import join
 from .tracing import Tracer, emit
 
 DEFAULT_FLOAT = np.dtype(np.float32)
@@ -61,17 +63,31 @@ def _kind_rank(dtype: np.dtype) -> int:
     return {"b": 0, "u": 1, "i": 1, "f": 2}[dtype.kind]
 
 
-def result_dtype(*xs: Tracer) -> np.dtype:
-    """JAX's promotion: strong dtypes as numpy; a weak scalar joins without widening."""
-    strong = [x.dtype for x in xs if not x.weak]
-    weak = [x.dtype for x in xs if x.weak]
-    if not strong:
-        return max(weak, key=_kind_rank)
-    base = np.result_type(*strong)
-    for w in weak:
-        if _kind_rank(w) > _kind_rank(base):
-            base = DEFAULT_FLOAT if w.kind == "f" else DEFAULT_INT
-    return base
+def _dtype_and_weak(x) -> tuple[np.dtype, bool]:
+    if isinstance(x, Tracer):
+        return x.dtype, x.weak
+    if isinstance(x, bool):
+        return np.dtype(np.bool_), False
+    if isinstance(x, int):
+        return DEFAULT_INT, True
+    if isinstance(x, float):
+        return DEFAULT_FLOAT, True
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x.dtype, False
+    return np.dtype(x), False
+
+
+def result_type(*xs) -> tuple[np.dtype, bool]:
+    """(dtype, weak) of combining xs (Tracers, arrays, dtypes, Python scalars): JAX's
+    promotion lattice (see promotion.py)."""
+    if not xs:
+        raise ValueError("at least one array or dtype is required")
+    return join([_dtype_and_weak(x) for x in xs], DEFAULT_INT, DEFAULT_FLOAT)
+
+
+def result_dtype(*xs) -> np.dtype:
+    """jax.numpy.result_type: the dtype of combining xs."""
+    return result_type(*xs)[0]
 
 
 def astype(x, dtype) -> Tracer:
@@ -110,8 +126,10 @@ def broadcast_arrays(*xs) -> list[Tracer]:
 def promote(*xs, to=None) -> list[Tracer]:
     """Operands converted to their common dtype (or `to`) and broadcast to one shape."""
     xs = [asarray(x) for x in xs]
-    dtype = np.dtype(to) if to is not None else result_dtype(*xs)
-    weak = all(x.weak for x in xs)
+    if to is not None:
+        dtype, weak = np.dtype(to), all(x.weak for x in xs)
+    else:
+        dtype, weak = result_type(*xs)
     xs = [astype(x, dtype) if x.dtype != dtype else x for x in xs]
     return [Tracer(x.value, x.shape, x.dtype, weak) for x in broadcast_arrays(*xs)]
 

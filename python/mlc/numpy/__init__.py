@@ -11,11 +11,13 @@ import numpy as _np
 
 from ..frontend import methods as _methods  # noqa: F401  (binds Tracer operators)
 from ..frontend.core import asarray, astype, broadcast_arrays, broadcast_to
+from ..frontend.core import result_dtype as result_type
 from ..frontend.creation import arange, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like
 from ..frontend.indexing import getitem as _getitem  # noqa: F401
 from ..frontend.linalg import dot, einsum, matmul, tensordot
 from ..frontend.math import *  # noqa: F401,F403
 from ..frontend.math import __all__ as _math_names
+from ..frontend.promotion import promote_types
 from ..frontend.reductions import (all, amax, amin, any, argmax, argmin, cumsum, max, mean, min,  # noqa: A004
                                    prod, std, sum, var)
 from ..frontend.shapes import (concatenate, expand_dims, flip, moveaxis, pad, ravel, repeat, reshape,
