@@ -100,3 +100,60 @@ def test_scan_rnn_cell():
         ref.append(ref_h)
     np.testing.assert_allclose(hs, np.stack(ref), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(h, ref_h, rtol=1e-5, atol=1e-6)
+
+
+# (lhs dtype, preferred): products and sums are computed in the preferred type, so the
+# result is numpy's in that type (exact for integers, f16 sums accumulated in f32).
+PREFERRED = [(np.int8, np.int32), (np.uint8, np.int32), (np.int16, np.int64), (np.int8, np.float32),
+             (np.float16, np.float32), (np.float32, np.float64), (np.float32, np.float16)]
+
+
+@pytest.mark.parametrize("dtype, preferred", PREFERRED, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("api", ["dot_general", "matmul", "einsum", "dot"])
+def test_preferred_element_type_widens_before_multiplying(dtype, preferred, api):
+    rng = np.random.default_rng(7)
+    shape_a, shape_b = (3, 17, 33), (3, 33, 5)  # batched, odd sizes
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, shape_a, endpoint=True).astype(dtype)
+        b = rng.integers(info.min, info.max, shape_b, endpoint=True).astype(dtype)
+    else:
+        a = (rng.standard_normal(shape_a) * 30).astype(dtype)
+        b = (rng.standard_normal(shape_b) * 30).astype(dtype)
+    fns = {
+        "dot_general": lambda x, y: lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,))),
+                                                    preferred_element_type=preferred),
+        "matmul": lambda x, y: mnp.matmul(x, y, preferred_element_type=preferred),
+        "einsum": lambda x, y: mnp.einsum("bij,bjk->bik", x, y, preferred_element_type=preferred),
+        "dot": lambda x, y: mnp.dot(x[0], y[0], preferred_element_type=preferred),
+    }
+    got = mlc.jit(fns[api])(a, b)
+    wide = np.promote_types(dtype, preferred) if np.dtype(preferred).itemsize < np.dtype(dtype).itemsize \
+        else np.dtype(preferred)
+    want = (np.matmul(a.astype(np.float64), b.astype(np.float64)) if wide.kind == "f"
+            else np.matmul(a.astype(wide), b.astype(wide))).astype(preferred)
+    if api == "dot":
+        want = want[0]
+    assert got.dtype == np.dtype(preferred)
+    if np.dtype(preferred).kind == "f":
+        # Sums of 33 products of |x| ~ 30^2: relative to the preferred type's epsilon.
+        tol = {np.float16: 2e-3, np.float32: 1e-5, np.float64: 1e-12}[preferred]
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+def test_int8_dot_general_does_not_wrap():
+    a = np.full((1, 4), 100, np.int8)
+    b = np.full((4, 1), 100, np.int8)
+    got = mlc.jit(lambda x, y: lax.dot_general(x, y, (((1,), (0,)), ((), ())), preferred_element_type=np.int32))(a, b)
+    assert got.dtype == np.int32 and got[0, 0] == 40000
+
+
+def test_conv_preferred_element_type_accumulates_wide():
+    x = np.full((1, 4, 4, 8), 100, np.int8)
+    w = np.full((3, 3, 8, 2), 100, np.int8)
+    got = mlc.jit(lambda a, k: lax.conv_general_dilated(a, k, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                                        preferred_element_type=np.int32))(x, w)
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, np.full((1, 2, 2, 2), 9 * 8 * 10000, np.int32))

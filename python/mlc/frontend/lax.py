@@ -12,7 +12,8 @@ from mlir import ir
 from mlir.dialects import func, scf, tensor
 
 from ..dialects import hlo
-from .core import DEFAULT_INT, asarray, astype, constant, element_type, wrap
+from .core import DEFAULT_INT, asarray, astype, constant, element_type, result_dtype, wrap
+from .promotion import promote_types
 from .pytree import flatten, unflatten
 from .tracing import Tracer, current_trace, emit
 
@@ -165,8 +166,7 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     """jax.lax.dot_general: dimension_numbers = ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))."""
     from .linalg import dot_general as _dot
     (lc, rc), (lb, rb) = dimension_numbers
-    out = _dot(lhs, rhs, (tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)))
-    return astype(out, preferred_element_type) if preferred_element_type is not None else out
+    return _dot(lhs, rhs, (tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)), preferred_element_type)
 
 
 _COMBINER_NAMES = {"add": "add", "mul": "mul", "max": "max", "min": "min"}
@@ -233,6 +233,12 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, r
     """jax.lax.conv_general_dilated; dimension_numbers as layout strings, e.g.
     ("NHWC", "HWIO", "NHWC"), default ("NCHW", "OIHW", "NCHW") style for any rank."""
     lhs, rhs = asarray(lhs), asarray(rhs)
+    if preferred_element_type is not None:  # products and sums in the preferred type
+        wide = promote_types(result_dtype(lhs, rhs), preferred_element_type)
+        lhs, rhs = astype(lhs, wide), astype(rhs, wide)
+    elif lhs.dtype != rhs.dtype:
+        dtype = result_dtype(lhs, rhs)
+        lhs, rhs = astype(lhs, dtype), astype(rhs, dtype)
     n = lhs.ndim - 2
     if dimension_numbers is None:
         spatial = "".join("DHW"[3 - n:]) if n <= 3 else None
@@ -243,14 +249,15 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, r
     lhs_spatial_shape = [lhs.shape[lhs_spec.index(c)] for c in spatial_letters]
     dilated = [(s - 1) * d + 1 for s, d in zip(lhs_spatial_shape, lhs_dilation or [1] * n)]
     pads = _padding(padding, dilated, kernel_spatial, window_strides, rhs_dilation)
-    return wrap(emit(hlo.convolution, lhs.value, rhs.value,
-                     input_batch_dimension=lhs_spec.index("N"), input_feature_dimension=lhs_spec.index("C"),
-                     input_spatial_dimensions=[lhs_spec.index(c) for c in spatial_letters],
-                     kernel_input_feature_dimension=rhs_spec.index("I"),
-                     kernel_output_feature_dimension=rhs_spec.index("O"),
-                     kernel_spatial_dimensions=[rhs_spec.index(c) for c in spatial_letters],
-                     output_batch_dimension=out_spec.index("N"), output_feature_dimension=out_spec.index("C"),
-                     output_spatial_dimensions=[out_spec.index(c) for c in spatial_letters],
-                     window_strides=list(window_strides), padding=pads, lhs_dilation=lhs_dilation,
-                     rhs_dilation=rhs_dilation, feature_group_count=feature_group_count,
-                     batch_group_count=batch_group_count))
+    out = wrap(emit(hlo.convolution, lhs.value, rhs.value,
+                    input_batch_dimension=lhs_spec.index("N"), input_feature_dimension=lhs_spec.index("C"),
+                    input_spatial_dimensions=[lhs_spec.index(c) for c in spatial_letters],
+                    kernel_input_feature_dimension=rhs_spec.index("I"),
+                    kernel_output_feature_dimension=rhs_spec.index("O"),
+                    kernel_spatial_dimensions=[rhs_spec.index(c) for c in spatial_letters],
+                    output_batch_dimension=out_spec.index("N"), output_feature_dimension=out_spec.index("C"),
+                    output_spatial_dimensions=[out_spec.index(c) for c in spatial_letters],
+                    window_strides=list(window_strides), padding=pads, lhs_dilation=lhs_dilation,
+                    rhs_dilation=rhs_dilation, feature_group_count=feature_group_count,
+                    batch_group_count=batch_group_count))
+    return out if preferred_element_type is None else astype(out, preferred_element_type)
