@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dialects import hlo
-from .core import DEFAULT_INT, asarray, astype, broadcast_arrays, broadcast_to, wrap
+from .core import DEFAULT_INT, asarray, astype, broadcast_arrays, broadcast_to, element_type, wrap
 from .shapes import expand_dims, reshape
 from .tracing import Tracer, emit
 
@@ -51,6 +51,10 @@ def _is_array_index(item) -> bool:
 
 def _is_traced_scalar(item) -> bool:
     return isinstance(item, Tracer) and item.ndim == 0
+
+
+def _is_scalar_index(item) -> bool:
+    return _is_traced_scalar(item) or isinstance(item, (int, np.integer))
 
 
 def getitem(x: Tracer, index) -> Tracer:
@@ -97,41 +101,50 @@ def getitem(x: Tracer, index) -> Tracer:
 
 def _dynamic(x: Tracer, items) -> Tracer:
     """x[i] with a traced integer i: a dynamic_slice (the start clamped into range, as JAX's
-    indexing does), then the indexed axes dropped."""
+    indexing does), then the indexed axes dropped; strided slices and None apply after."""
     from .math import add, less, where
-    starts, sizes, dropped, dim = [], [], [], 0
+    starts, sizes, dropped, after, dim = [], [], [], [], 0
     for item in items:
         if item is None:
-            raise NotImplementedError("None together with a traced index")
+            after.append(None)
+            continue
         size = x.shape[dim]
         if _is_traced_scalar(item):
             i = astype(item, DEFAULT_INT)
             starts.append(where(less(i, 0), add(i, size), i)), sizes.append(1), dropped.append(dim)
         elif isinstance(item, (int, np.integer)):
+            if not -size <= int(item) < size:
+                raise IndexError(f"index {int(item)} is out of bounds for axis {dim} with size {size}")
             starts.append(asarray(int(item) % size)), sizes.append(1), dropped.append(dim)
-        elif isinstance(item, slice) and item.indices(size)[2] == 1:
+        elif item.indices(size)[2] == 1:
             lo, hi, _ = item.indices(size)
-            starts.append(asarray(lo)), sizes.append(max(hi - lo, 0))
-        else:
-            raise NotImplementedError("a strided slice together with a traced index")
+            starts.append(asarray(lo)), sizes.append(max(hi - lo, 0)), after.append(slice(None))
+        else:  # the whole axis here, the strided slice of it afterwards
+            starts.append(asarray(0)), sizes.append(size), after.append(item)
         dim += 1
     starts = [astype(s_, DEFAULT_INT) for s_ in starts]
     value = wrap(emit(hlo.dynamic_slice, x.value, [s_.value for s_ in starts], sizes))
-    return reshape(value, [n for d, n in enumerate(sizes) if d not in dropped])
+    value = reshape(value, [n for d, n in enumerate(sizes) if d not in dropped])
+    if any(a is None or a != slice(None) for a in after):
+        value = getitem(value, tuple(after))
+    return value
 
 
 def _advanced(x: Tracer, items) -> Tracer:
-    """Integer-array indexing of leading axes: x[i0, i1, ...] with broadcast index arrays,
-    the rest of the axes taken whole (a gather)."""
-    positions = [k for k, i in enumerate(items) if _is_array_index(i)]
+    """Integer-array indexing: x[..., i0, i1, ...] with broadcast index arrays (integers
+    beside them broadcast with them, as in numpy), a gather. Slices on the other axes are
+    applied first as basic indexing."""
+    if any(i is None for i in items):
+        raise NotImplementedError("integer-array indexing together with None")
+    if any(isinstance(i, slice) and i != slice(None) for i in items):
+        x = getitem(x, tuple(i if isinstance(i, slice) else slice(None) for i in items))
+        items = [slice(None) if isinstance(i, slice) else i for i in items]
+    positions = [k for k, i in enumerate(items) if not isinstance(i, slice)]
     arrays = [items[k] for k in positions]
     first = positions[0]
-    if positions != list(range(first, first + len(arrays))) or any(i is None for i in items):
+    if positions != list(range(first, first + len(arrays))):
         raise NotImplementedError("integer-array indexing is supported for one contiguous group of "
-                                  "array indices (and no None)")
-    for i in items:
-        if not (_is_array_index(i) or (isinstance(i, slice) and i == slice(None))):
-            raise NotImplementedError("integer-array indexing mixed with basic slices other than ':'")
+                                  "array indices")
     indices = broadcast_arrays(*[astype(asarray(i if isinstance(i, Tracer) else np.asarray(i)), DEFAULT_INT)
                                  for i in arrays])
     # Negative indices count from the end, as numpy's.
@@ -151,39 +164,72 @@ def _advanced(x: Tracer, items) -> Tracer:
 
 
 class _IndexUpdate:
+    """x.at[index].<kind>(values): a scatter. As JAX: negative indices count from the end,
+    and an update whose index is out of bounds is dropped (scatter's rule)."""
+
     def __init__(self, x: Tracer, index):
         self.x, self.index = x, index
 
     def _scatter(self, values, kind: str) -> Tracer:
         x = self.x
         items = _normalize(self.index, x.ndim)
-        if any(_is_array_index(i) for i in items) or any(i is None for i in items):
-            return self._scatter_arrays(items, values, kind)
-        # Basic indices: scatter a window at a static start.
-        region = getitem(x, self.index)
-        values = broadcast_to(astype(asarray(values), x.dtype), region.shape)
-        starts, window_shape, dim = [], [], 0
-        for item in items:
+        if any(i is None for i in items):
+            raise NotImplementedError("x.at[...] with None in the index")
+        if any(_is_array_index(i) for i in items):
+            if all(_is_array_index(i) or _is_scalar_index(i) or i == slice(None) for i in items):
+                return self._scatter_arrays(items, values, kind)
+            return self._scatter_positions(values, kind)
+        if any(isinstance(i, slice) and i.indices(x.shape[d])[2] != 1 for d, i in enumerate(items)):
+            return self._scatter_positions(values, kind)
+        return self._scatter_window(items, values, kind)
+
+    def _scatter_window(self, items, values, kind):
+        """Integers (static or traced) and step-1 slices: one window at a (traced) start."""
+        from .math import add, less, where
+        from .shapes import stack
+        x = self.x
+        starts, window_shape, region_shape = [], [], []
+        for dim, item in enumerate(items):
             size = x.shape[dim]
-            if isinstance(item, (int, np.integer)):
-                starts.append(int(item) % size), window_shape.append(1)
+            if _is_traced_scalar(item):
+                i = astype(item, DEFAULT_INT)
+                starts.append(where(less(i, 0), add(i, size), i)), window_shape.append(1)
+            elif isinstance(item, (int, np.integer)):
+                if not -size <= int(item) < size:
+                    raise IndexError(f"index {int(item)} is out of bounds for axis {dim} with size {size}")
+                starts.append(asarray(int(item) % size)), window_shape.append(1)
             else:
-                lo, hi, step = item.indices(size)
-                if step != 1:
-                    raise NotImplementedError("x.at[...] with a strided slice")
-                starts.append(lo), window_shape.append(max(hi - lo, 0))
-            dim += 1
+                lo, hi, _ = item.indices(size)
+                starts.append(asarray(lo)), window_shape.append(max(hi - lo, 0))
+                region_shape.append(window_shape[-1])
+        values = broadcast_to(astype(asarray(values), x.dtype), tuple(region_shape))
         update = reshape(values, [1] + window_shape)
-        start = wrap(emit(hlo.constant, np.asarray([starts], dtype=np.int32)))
+        start = reshape(stack([astype(v, DEFAULT_INT) for v in starts]), [1, x.ndim])
         return wrap(emit(hlo.scatter, x.value, start.value, update.value,
                          update_window_dims=list(range(1, x.ndim + 1)), inserted_window_dims=[],
                          scatter_dims_to_operand_dims=list(range(x.ndim)), index_vector_dim=1, kind=kind))
 
-    def _scatter_arrays(self, items, values, kind):
+    def _scatter_positions(self, values, kind):
+        """Any other index (strided slices, arrays beside partial slices): the flat positions
+        of the selected elements are x's row-major counter indexed the same way (so they
+        follow getitem's rules exactly), then one scatter into x flattened."""
+        from .shapes import ravel
         x = self.x
-        positions = [k for k, i in enumerate(items) if _is_array_index(i)]
-        arrays = [items[k] for k in positions]
-        dims = positions
+        counter = reshape(wrap(emit(hlo.iota, [x.size], element_type(DEFAULT_INT), 0)), x.shape)
+        positions = getitem(counter, self.index)
+        updates = broadcast_to(astype(asarray(values), x.dtype), positions.shape)
+        flat = ravel(x)
+        out = wrap(emit(hlo.scatter, flat.value, reshape(positions, [positions.size, 1]).value,
+                        ravel(updates).value, update_window_dims=[], inserted_window_dims=[0],
+                        scatter_dims_to_operand_dims=[0], index_vector_dim=1, kind=kind))
+        return reshape(out, x.shape)
+
+    def _scatter_arrays(self, items, values, kind):
+        """Integer arrays (and integers among them, which broadcast with them as numpy's
+        advanced indices) on some dims, the other dims taken whole."""
+        x = self.x
+        dims = [k for k, i in enumerate(items) if not isinstance(i, slice)]
+        arrays = [items[k] for k in dims]
         indices = broadcast_arrays(*[astype(asarray(i if isinstance(i, Tracer) else np.asarray(i)), DEFAULT_INT)
                                      for i in arrays])
         from .math import add, less, where
@@ -192,7 +238,16 @@ class _IndexUpdate:
         stacked = stack(indices, axis=-1)
         nb = indices[0].ndim
         window = [s for d, s in enumerate(x.shape) if d not in dims]
-        updates = broadcast_to(astype(asarray(values), x.dtype), indices[0].shape + tuple(window))
+        # numpy's value shape: the index shape where the group stood (first if not contiguous).
+        first = dims[0] if dims == list(range(dims[0], dims[0] + len(dims))) else 0
+        before = [s for d, s in enumerate(x.shape) if d < first and d not in dims]
+        after = window[len(before):]
+        updates = broadcast_to(astype(asarray(values), x.dtype), tuple(before) + indices[0].shape + tuple(after))
+        if before:  # the scatter wants the index dims first
+            order = list(range(len(before), len(before) + nb)) + list(range(len(before))) + \
+                list(range(len(before) + nb, updates.ndim))
+            from .shapes import transpose
+            updates = transpose(updates, order)
         return wrap(emit(hlo.scatter, x.value, stacked.value, updates.value,
                          update_window_dims=list(range(nb, nb + len(window))), inserted_window_dims=dims,
                          scatter_dims_to_operand_dims=dims, index_vector_dim=nb, kind=kind))
