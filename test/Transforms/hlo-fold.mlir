@@ -95,3 +95,16 @@ func.func @in_region(%p: i1) -> tensor<2xi1> {
   }
   return %r : tensor<2xi1>
 }
+
+// -----
+
+// The folded op's constant operand is left unused and erased: one constant remains.
+// CHECK-LABEL: func @folded_operands_are_erased
+// CHECK-NEXT: %[[C:.*]] = "hlo.constant"() {value = dense<-1.000000e+00> : tensor<4xf32>}
+// CHECK-NEXT: return %[[C]]
+func.func @folded_operands_are_erased() -> tensor<4xf32> {
+  %0 = "hlo.constant"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %1 = "hlo.negate"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+

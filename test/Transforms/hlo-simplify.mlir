@@ -1,5 +1,5 @@
-// One case per pattern where it fires, and cases where it must not. hlo-simplify leaves
-// ops it made dead for hlo-dce, so the CHECKs follow the returned values.
+// One case per pattern where it fires, and cases where it must not. hlo-simplify erases
+// the ops a rewrite left unused (cases at the end), as upstream canonicalize does.
 // RUN: mlc-opt %s --split-input-file --hlo-simplify | FileCheck %s
 
 // x + -0.0 is x for every float, -0.0 included.
@@ -671,3 +671,40 @@ func.func @dot_real_contraction_kept(%x: tensor<3x2xf32>, %y: tensor<2x4xf32>) -
   %0 = "hlo.dot_general"(%x, %y) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// Dead code after a rewrite: neg(neg(x)) -> x erases the inner negate too.
+// CHECK-LABEL: func @double_negate_leaves_nothing
+// CHECK-NEXT: return %arg0
+func.func @double_negate_leaves_nothing(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "hlo.negate"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.negate"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// transpose(transpose(x)) and reshape(reshape(x)) pairs leave no op behind.
+// CHECK-LABEL: func @transpose_and_reshape_pairs_leave_nothing
+// CHECK-NEXT: return %arg0, %arg0
+func.func @transpose_and_reshape_pairs_leave_nothing(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %0 = "hlo.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  %1 = "hlo.transpose"(%0) {permutation = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %2 = "hlo.reshape"(%x) : (tensor<4x3xf32>) -> tensor<12xf32>
+  %3 = "hlo.reshape"(%2) : (tensor<12xf32>) -> tensor<4x3xf32>
+  return %1, %3 : tensor<4x3xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+// A value still used elsewhere stays: only the dead part of a pair goes.
+// CHECK-LABEL: func @shared_inner_negate_stays
+// CHECK-NEXT: %[[N:.*]] = "hlo.negate"(%arg0)
+// CHECK-NEXT: return %arg0, %[[N]]
+func.func @shared_inner_negate_stays(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = "hlo.negate"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "hlo.negate"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1, %0 : tensor<4xf32>, tensor<4xf32>
+}
+

@@ -16,6 +16,7 @@ from mlir import ir
 from ..dialects import hlo
 from ..dialects.hlo.verify import signature_of
 from ..dtypes import NUMPY_TO_MLIR, numpy_dtype
+from .hlo_dce import dead_code_elimination
 from .pass_base import Pass
 from .patterns import constant_array
 from .verify import fail_on_invalid_hlo
@@ -274,7 +275,7 @@ def fold_constants(root: ir.Operation, size_limit: int) -> int:
 class HloFold(Pass):
     """Folds hlo ops whose operands are all constants into constants (numpy, StableHLO rules).
 
-    Expects and produces hlo with func/scf/tensor. Option: size-limit, the largest result
+    Expects and produces hlo with func/scf/tensor; constants left unused are erased. Option: size-limit, the largest result
     (in elements) a fold may create (default 1000000).
     """
 
@@ -287,4 +288,5 @@ class HloFold(Pass):
 
     def run(self, module: ir.Operation) -> None:
         fail_on_invalid_hlo(module)
-        fold_constants(module, self.size_limit)
+        if fold_constants(module, self.size_limit):
+            dead_code_elimination(module)  # the folded ops' constant operands, now unused

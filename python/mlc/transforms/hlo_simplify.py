@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from . import simplify  # noqa: F401  (registers the patterns)
+from .hlo_dce import dead_code_elimination
 from .pass_base import Pass
 from .patterns import SIMPLIFY_PATTERNS, PatternContext, apply_rewrite_patterns
 from .verify import fail_on_invalid_hlo
@@ -20,15 +21,18 @@ from .verify import fail_on_invalid_hlo
 class HloSimplify(Pass):
     """Algebraic simplification of hlo ops (x*1 -> x, transpose of transpose, ...).
 
-    Expects and produces hlo (with func/scf/tensor around it). Invalid IR is reported and
-    left alone. Options: fast-math (also rewrite where NaN/inf/-0.0 results could change).
+    Expects and produces hlo (with func/scf/tensor around it); ops left unused are erased.
+    Invalid IR is reported and left alone. Options: fast-math (also rewrite where NaN/inf/-0.0 results could change).
     """
 
     name = "hlo-simplify"
     fast_math: bool = False
 
     def run(self, module: ir.Operation) -> None:
-        self.rewrite(module)
+        # As upstream canonicalize: ops a rewrite left without users go too (IRDL ops have
+        # no side-effect interface, so the greedy driver cannot know they are dead).
+        if self.rewrite(module):
+            dead_code_elimination(module)
 
     def rewrite(self, module: ir.Operation) -> int:
         fail_on_invalid_hlo(module)
