@@ -12,8 +12,8 @@ from .frontend.tracing import ConcretizationError, TracingError
 from .runtime.executable import Executable
 
 # The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
-from . import lax, nn, numpy  # noqa: E402
+from . import lax, nn, numpy, tree_util  # noqa: E402
 
-__all__ = ["lax", "nn", "numpy", "compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
+__all__ = ["lax", "nn", "numpy", "tree_util", "compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
            "TracingError", "ConcretizationError"]
 __version__ = "0.1.0"

@@ -1,26 +1,77 @@
-"""Nested tuples, lists and dicts of arrays ("pytrees"), flattened to leaves and a
-hashable structure description, and rebuilt from them."""
+"""Pytrees: nested containers of arrays, flattened to leaves and a hashable structure
+description, and rebuilt from them (JAX's tree_util).
+
+Containers: tuple, list, dict (keys in sorted order), NamedTuple (rebuilt as its own
+class), None (a node with no leaves), and any class registered with
+`register_pytree_node(cls, flatten, unflatten)`: `flatten(obj) -> (children, aux_data)`,
+`unflatten(aux_data, children) -> obj`, aux_data hashable (it is part of a jit signature).
+Everything else is a leaf.
+
+A structure is a nested tuple: `("*",)` for a leaf, `("none",)`, `("tuple", children)`,
+`("list", children)`, `("dict", keys, children)`, `("namedtuple", cls, children)` and
+`("custom", cls, aux_data, children)`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 LEAF = ("*",)
 
+# cls -> (flatten, unflatten) for user classes (register_pytree_node).
+_CUSTOM: dict[type, tuple[Callable, Callable]] = {}
 
-def flatten(tree) -> tuple[list, Any]:
+
+def register_pytree_node(cls: type, flatten_fn: Callable, unflatten_fn: Callable) -> None:
+    """Makes instances of `cls` pytree nodes: flatten_fn(x) -> (children, aux_data) and
+    unflatten_fn(aux_data, children) -> x."""
+    if not isinstance(cls, type):
+        raise TypeError(f"register_pytree_node takes a class, got {cls!r}")
+    if cls in _CUSTOM or cls in (tuple, list, dict, type(None)):
+        raise ValueError(f"{cls.__name__} is already registered as a pytree node")
+    _CUSTOM[cls] = (flatten_fn, unflatten_fn)
+
+
+def register_pytree_node_class(cls: type) -> type:
+    """Class decorator: `cls.tree_flatten(self) -> (children, aux)` and the classmethod
+    `cls.tree_unflatten(aux, children)` make it a pytree node."""
+    register_pytree_node(cls, lambda x: x.tree_flatten(), cls.tree_unflatten)
+    return cls
+
+
+def _sorted_keys(d: dict) -> tuple:
+    try:
+        return tuple(sorted(d))
+    except TypeError:  # mixed key types (1 and "a"): by type name, then value
+        return tuple(sorted(d, key=lambda k: (type(k).__name__, repr(k))))
+
+
+def _is_namedtuple(node) -> bool:
+    return isinstance(node, tuple) and hasattr(type(node), "_fields")
+
+
+def flatten(tree, is_leaf: Callable | None = None) -> tuple[list, Any]:
     leaves: list = []
 
     def walk(node):
-        if isinstance(node, tuple) and not hasattr(node, "_fields"):
+        if is_leaf is not None and is_leaf(node):
+            leaves.append(node)
+            return LEAF
+        if node is None:
+            return ("none",)
+        custom = _CUSTOM.get(type(node))
+        if custom is not None:
+            children, aux = custom[0](node)
+            return ("custom", type(node), aux, tuple(walk(c) for c in children))
+        if _is_namedtuple(node):
+            return ("namedtuple", type(node), tuple(walk(c) for c in node))
+        if isinstance(node, tuple):
             return ("tuple", tuple(walk(c) for c in node))
         if isinstance(node, list):
             return ("list", tuple(walk(c) for c in node))
         if isinstance(node, dict):
-            keys = tuple(sorted(node))
+            keys = _sorted_keys(node)
             return ("dict", keys, tuple(walk(node[k]) for k in keys))
-        if node is None:
-            return ("none",)
         leaves.append(node)
         return LEAF
 
@@ -40,6 +91,17 @@ def unflatten(structure, leaves) -> Any:
             return tuple(build(c) for c in node[1])
         if kind == "list":
             return [build(c) for c in node[1]]
+        if kind == "namedtuple":
+            return node[1](*[build(c) for c in node[2]])
+        if kind == "custom":
+            return _CUSTOM[node[1]][1](node[2], [build(c) for c in node[3]])
         return {k: build(c) for k, c in zip(node[1], node[2])}
 
     return build(structure)
+
+
+def num_leaves(structure) -> int:
+    if structure == LEAF:
+        return 1
+    children = structure[-1] if structure[0] != "none" else ()
+    return sum(num_leaves(c) for c in children)
