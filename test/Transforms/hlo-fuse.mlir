@@ -1,5 +1,6 @@
 // RUN: mlc-opt %s --split-input-file --hlo-fuse | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --hlo-fuse --fusion-report | FileCheck %s --check-prefix=REPORT
+// RUN: mlc-opt %S/Inputs/fusion-dot.mlir --hlo-fuse --fusion-dot %t.dot > /dev/null && FileCheck %S/Inputs/fusion-dot.mlir --check-prefix=DOT < %t.dot
 // RUN: not mlc-opt %s --hlo-fuse=max-size=1 2>&1 | FileCheck %s --check-prefix=BADOPT
 
 // BADOPT: option max-size must be >= 2, got 1

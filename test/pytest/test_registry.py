@@ -25,6 +25,8 @@ LIT_FILES = {p.stem: p for p in (ROOT / "test").rglob("*.mlir")}
 def test_every_pass_has_a_summary_and_a_lit_file(name):
     cls = get_pass_class(name)
     assert cls.summary(), f"{name} needs a docstring"
+    # --list-passes prints the summary: a whole sentence, not a first line cut mid-way.
+    assert cls.summary().endswith((".", ")")), f"{name}'s summary is cut: {cls.summary()!r}"
     assert name in LIT_FILES, f"test/**/{name}.mlir is missing"
 
 

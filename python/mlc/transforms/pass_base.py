@@ -40,7 +40,9 @@ class Pass:
 
     @classmethod
     def summary(cls) -> str:
-        return (cls.__doc__ or "").strip().splitlines()[0]
+        """The docstring's first paragraph, on one line (a sentence may span lines)."""
+        paragraph = (cls.__doc__ or "").strip().split("\n\n")[0]
+        return " ".join(line.strip() for line in paragraph.splitlines())
 
     @classmethod
     def from_options(cls, options: dict[str, str]) -> "Pass":
