@@ -207,3 +207,15 @@ def test_repeated_results_are_separate_correct_arrays(name, opt_level, fusion, s
     for i, a in enumerate(arrays):
         for b in arrays[i + 1:]:
             assert not np.shares_memory(a, b)
+
+
+def test_import_mlc_exposes_the_jax_shaped_namespaces():
+    """`import mlc` alone gives mlc.numpy, mlc.lax, mlc.nn, mlc.tree_util (as `import jax;
+    jax.lax.fori_loop` works); a fresh interpreter, so no other test's import helps."""
+    import subprocess
+    import sys
+    code = ("import mlc; print(mlc.lax.fori_loop.__name__, mlc.numpy.sum.__name__, mlc.nn.relu.__name__, "
+            "mlc.tree_util.tree_map.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["fori_loop", "sum", "relu", "tree_map"]
