@@ -8,12 +8,12 @@ hlo dialect, compiles it once per signature and runs it on numpy arrays;
 from .compiler import compile, lower  # noqa: A004
 from .diagnostics import CompileError
 from .frontend.jit import Compiled, Jitted, Lowered, jit
-from .frontend.tracing import ConcretizationError, TracingError
+from .frontend.tracing import ConcretizationError, TracingError, UnexpectedTracerError
 from .runtime.executable import Executable
 
 # The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
 from . import lax, nn, numpy, tree_util  # noqa: E402
 
 __all__ = ["lax", "nn", "numpy", "tree_util", "compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
-           "TracingError", "ConcretizationError"]
+           "TracingError", "ConcretizationError", "UnexpectedTracerError"]
 __version__ = "0.1.0"

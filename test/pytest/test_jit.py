@@ -219,3 +219,67 @@ def test_import_mlc_exposes_the_jax_shaped_namespaces():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["fori_loop", "sum", "relu", "tree_map"]
+
+
+def test_varargs_and_kwargs_functions():
+    x = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(mlc.jit(lambda *a: a[0] + a[1])(x, x), 2 * x)
+    np.testing.assert_array_equal(mlc.jit(lambda v, **kw: v * kw["s"])(x, s=x), x * x)
+    np.testing.assert_array_equal(mlc.jit(lambda v, *rest, scale=2.0: (v + sum(rest)) * scale)(x, x, x), 6 * x)
+
+
+@pytest.mark.parametrize("nums, names, message", [
+    ((2,), (), "static_argnums 2 is out of range: it takes 2 named positional argument"),
+    ((-3,), (), "static_argnums -3 is out of range"),
+    ((), ("m",), "static_argnames 'm' is not a parameter"),
+])
+def test_static_arguments_out_of_range_are_errors(nums, names, message):
+    def f(x, n):
+        return x * n
+    with pytest.raises(ValueError, match=message):
+        mlc.jit(f, static_argnums=nums, static_argnames=names)
+
+
+def test_negative_static_argnums_count_from_the_end():
+    def f(x, n):
+        return x * n
+    np.testing.assert_array_equal(mlc.jit(f, static_argnums=-1)(np.ones(2, np.float32), 3), [3, 3])
+
+
+def test_jit_inside_jit_is_traced_inline():
+    inner = mlc.jit(lambda v: v * 10)
+    outer = mlc.jit(lambda v: inner(v) + 1)
+    np.testing.assert_array_equal(outer(np.ones(2, np.float32)), [11, 11])
+    assert inner.cache_info().misses == 0
+
+
+def test_leaked_tracer_is_an_unexpected_tracer_error():
+    leaked = []
+
+    def f(x):
+        leaked.append(x * 2)
+        return x + 1
+
+    mlc.jit(f)(np.ones(2, np.float32))
+    with pytest.raises(mlc.UnexpectedTracerError, match="escaped the function being traced"):
+        mlc.jit(lambda y: y + leaked[0])(np.ones(2, np.float32))
+    with pytest.raises(mlc.TracingError):  # outside any jit
+        leaked[0] + 1
+
+
+@pytest.mark.parametrize("use", [lambda t: t.item(), lambda t: t.tolist(), lambda t: complex(t)])
+def test_python_values_of_tracers_are_concretization_errors(use):
+    with pytest.raises(mlc.ConcretizationError, match="unknown while tracing"):
+        mlc.jit(lambda t: use(t))(np.ones(1, np.float32))
+
+
+def test_deep_or_cyclic_pytrees_are_clear_errors():
+    deep = np.ones(2)
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(ValueError, match="nested deeper than"):
+        mlc.jit(lambda a: a)(deep)
+    cyclic: list = []
+    cyclic.append(cyclic)
+    with pytest.raises(ValueError, match="nested deeper than"):
+        mlc.tree_util.tree_leaves(cyclic)

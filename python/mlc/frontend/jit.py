@@ -34,7 +34,7 @@ from ..runtime.executable import Executable
 from . import methods as _methods  # noqa: F401  (binds Tracer operators)
 from .core import DEFAULT_FLOAT, DEFAULT_INT, asarray, element_type
 from .pytree import flatten, unflatten
-from .tracing import TraceContext, Tracer, tracing
+from .tracing import TraceContext, Tracer, tracing, tracing_active
 
 log = logging.getLogger("mlc")
 CacheInfo = namedtuple("CacheInfo", ["hits", "misses", "size"])
@@ -155,9 +155,19 @@ class Jitted:
         static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
         static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
         params = list(self.signature.parameters)
-        self.static_argnums = frozenset(i % len(params) if params else i for i in static_argnums)
-        self.static_argnames = frozenset(static_argnames) | {params[i] for i in self.static_argnums
-                                                              if i < len(params)}
+        positional = [p.name for p in self.signature.parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for i in static_argnums:
+            if not isinstance(i, int) or not -len(positional) <= i < len(positional):
+                raise ValueError(f"jit of {getattr(fun, '__name__', 'function')}: static_argnums {i!r} is out of "
+                                 f"range: it takes {len(positional)} named positional argument(s) "
+                                 f"({', '.join(positional) or 'none'})")
+        for name in static_argnames:
+            if name not in params:
+                raise ValueError(f"jit of {getattr(fun, '__name__', 'function')}: static_argnames {name!r} is "
+                                 f"not a parameter ({', '.join(params) or 'none'})")
+        self.static_argnums = frozenset(i % len(positional) for i in static_argnums)
+        self.static_argnames = frozenset(static_argnames) | {positional[i] for i in self.static_argnums}
         self._cache: dict = {}
         self._fast: dict = {}
         self._lock = threading.Lock()
@@ -208,7 +218,7 @@ class Jitted:
                     tracers = [Tracer(v, s, d, w) for v, (s, d, w) in zip(values, specs)]
                     names, tree = structure
                     arguments = dict(zip(names, unflatten(tree, tracers)))
-                    result = self.fun(**arguments, **static)
+                    result = self._call_fun({**arguments, **static})
                     out_leaves, out_structure = flatten(result)
                     out_tracers = [asarray(x) for x in out_leaves]
                     outputs["structure"] = out_structure
@@ -217,6 +227,12 @@ class Jitted:
             text = module.operation.get_asm(enable_debug_info=True)
             return Lowered(text, self._source_name(), specs, outputs["structure"], outputs["weak"],
                            self.opt_level, self.fusion)
+
+    def _call_fun(self, arguments: dict):
+        """fun called with its bound arguments (name -> value), *args and **kwargs included."""
+        ordered = {name: arguments[name] for name in self.signature.parameters if name in arguments}
+        bound = inspect.BoundArguments(self.signature, ordered)
+        return self.fun(*bound.args, **bound.kwargs)
 
     def _source_name(self) -> str:
         try:
@@ -244,6 +260,8 @@ class Jitted:
         return compiled
 
     def __call__(self, *args, **kwargs):
+        if tracing_active() and any(isinstance(x, Tracer) for x in flatten([args, kwargs])[0]):
+            return self.fun(*args, **kwargs)  # jit inside jit: traced inline, as JAX does
         if self._fast_ok and not kwargs:
             try:
                 key = tuple([(a.shape, a.dtype) for a in args])

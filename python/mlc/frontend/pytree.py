@@ -17,6 +17,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 LEAF = ("*",)
+# Deeper nesting is almost surely a cycle or a runaway structure; it would otherwise end in
+# a RecursionError from deep inside the walk.
+MAX_DEPTH = 256
 
 # cls -> (flatten, unflatten) for user classes (register_pytree_node).
 _CUSTOM: dict[type, tuple[Callable, Callable]] = {}
@@ -52,8 +55,19 @@ def _is_namedtuple(node) -> bool:
 
 def flatten(tree, is_leaf: Callable | None = None) -> tuple[list, Any]:
     leaves: list = []
+    depth = [0]
 
     def walk(node):
+        depth[0] += 1
+        try:
+            return visit(node)
+        finally:
+            depth[0] -= 1
+
+    def visit(node):
+        if depth[0] > MAX_DEPTH:
+            raise ValueError(f"pytree nested deeper than {MAX_DEPTH} levels (a container that "
+                             f"contains itself?); flatten it or pass arrays instead")
         if is_leaf is not None and is_leaf(node):
             leaves.append(node)
             return LEAF

@@ -28,6 +28,11 @@ class ConcretizationError(TracingError):
     """A traced value was used where Python needs a concrete value."""
 
 
+class UnexpectedTracerError(TracingError):
+    """A traced value escaped the function being traced (stored in a global, returned by a
+    side channel) and was used after that trace, or inside another one (JAX's name)."""
+
+
 @dataclass
 class TraceContext:
     """The function being traced: where ops go, and the module that holds it."""
@@ -61,6 +66,10 @@ def current_trace() -> TraceContext:
         raise TracingError("this mlc.numpy function needs a traced value: call it inside a "
                            "function decorated with @mlc.jit (outside jit, use numpy)")
     return trace
+
+
+def tracing_active() -> bool:
+    return getattr(_state, "trace", None) is not None
 
 
 class tracing:
@@ -101,14 +110,26 @@ class Tracer:
     meets instead of promoting it.
     """
 
-    __slots__ = ("value", "shape", "dtype", "weak")
+    __slots__ = ("_value", "_trace", "shape", "dtype", "weak")
     __array_priority__ = 1000  # numpy defers to our operators: np_array + tracer -> tracer
 
     def __init__(self, value: ir.Value, shape: tuple, dtype: np.dtype, weak: bool = False):
-        self.value = value
+        self._value = value
+        self._trace = getattr(_state, "trace", None)
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.weak = weak
+
+    @property
+    def value(self) -> ir.Value:
+        """The ir.Value, only inside the trace that made it: a value of a finished trace
+        belongs to a module (and context) that may be gone, and using it would crash."""
+        if self._trace is not getattr(_state, "trace", None):
+            raise UnexpectedTracerError(
+                f"a traced value ({self.dtype}{list(self.shape)}) from another function's trace was used "
+                f"here. It escaped the function being traced (a global, a closure or a list kept "
+                f"after jit returned); pass it as an argument or return it instead.")
+        return self._value
 
     @property
     def ndim(self) -> int:
@@ -152,5 +173,14 @@ class Tracer:
 
     def __array__(self, *args, **kwargs):
         self._concrete("The numpy value")
+
+    def __complex__(self):
+        self._concrete("The complex value")
+
+    def item(self, *args):
+        self._concrete("The Python value (.item())")
+
+    def tolist(self):
+        self._concrete("The Python list (.tolist())")
 
     __hash__ = None  # mutable-free but value-less: not usable as a dict key
