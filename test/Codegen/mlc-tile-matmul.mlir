@@ -109,3 +109,23 @@ func.func @dense_relu(%x: tensor<32x64xf32>, %w: tensor<64x64xf32>, %b: tensor<6
   } -> tensor<32x64xf32>
   return %o : tensor<32x64xf32>
 }
+
+// -----
+
+// An empty contraction (K = 0) is left alone: upstream's tiler asserts on a zero-extent loop.
+// CHECK-LABEL: func @empty_k
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#ea = affine_map<(m, n, k) -> (m, k)>
+#eb = affine_map<(m, n, k) -> (k, n)>
+#ec = affine_map<(m, n, k) -> (m, n)>
+func.func @empty_k(%x: tensor<64x0xf32>, %y: tensor<0x64xf32>, %z: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<64x0xf32>, tensor<0x64xf32>) outs(%z : tensor<64x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}

@@ -135,3 +135,21 @@ def test_thread_counts_agree(threads, strategy, monkeypatch):
     w, b = RNG.standard_normal((128, 256)).astype(np.float32), RNG.standard_normal(256).astype(np.float32)
     fn = lambda x, w, b: mnp.tanh(x @ w + b)  # noqa: E731
     close(mlc.jit(fn)(x, w, b), np.tanh(x @ w + b), 128)
+
+
+@pytest.mark.parametrize("shapes", [((64, 0), (0, 64)), ((0, 64), (64, 64)), ((64, 64), (64, 0)),
+                                    ((2, 64, 0), (2, 0, 64)), ((1024, 0), (0, 1024))], ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_zero_size_contractions(shapes, dtype):
+    """Empty contracting or output dims: numpy's zeros or empty result (the matmul tiler
+    asserted on a zero-extent loop and killed the process)."""
+    a, b = np.ones(shapes[0], dtype), np.ones(shapes[1], dtype)
+    got = mlc.jit(lambda x, y: x @ y)(a, b)
+    np.testing.assert_array_equal(got, a @ b)
+    assert got.shape == (a @ b).shape and got.dtype == dtype
+
+
+@pytest.mark.parametrize("axis", [0, 1, None])
+def test_zero_size_reductions(axis):
+    x = np.ones((0, 1024), np.float32)
+    np.testing.assert_array_equal(mlc.jit(lambda v: mnp.sum(mnp.exp(v), axis=axis))(x), np.sum(np.exp(x), axis=axis))

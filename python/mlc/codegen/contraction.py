@@ -103,8 +103,8 @@ def match_contraction(op) -> Contraction | None:
     if not roles["m"] or not roles["n"] or not roles["k"]:
         return None
     extents = _static_extents(op, maps, n_loops)
-    if extents is None:
-        return None
+    if extents is None or 0 in extents:
+        return None  # an empty loop has nothing to tile (upstream's tiler asserts on one)
 
     def in_order(group, dims):
         return tuple(sorted(group, key=dims.index))

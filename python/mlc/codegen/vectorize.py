@@ -128,8 +128,8 @@ def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
     if not _maps_are_contiguous(op, innermost) or not _body_is_vectorizable(op, reduction):
         return None
     extent = _loop_extent(op, types, innermost)
-    if extent is None:
-        return None
+    if extent is None or 0 in _loop_extents(op, types, rank):
+        return None  # an empty loop: nothing to vectorize (upstream's tiler asserts on one)
     # The narrowest element sets the length: 16 f32 loads are two registers (an f64
     # accumulator of the same 16 lanes then takes four).
     lanes = register_bits * _REGISTERS_PER_VECTOR // min(bits)
