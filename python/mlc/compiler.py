@@ -6,7 +6,7 @@ from mlir import ir
 
 from . import config
 from .context import make_context
-from .diagnostics import CompileError, format_error, parse_module
+from .diagnostics import CompileError, format_error, format_location, parse_module
 from .dtypes import numpy_dtype
 from .pipelines import pass_manager, passes_until
 from .runtime.executable import Executable
@@ -22,9 +22,14 @@ def _spec(t: ir.Type, what: str) -> TensorSpec:
         raise CompileError(f"error: {what}: {e}") from None
 
 
-def entry_signature(module: ir.Module, entry: str) -> tuple[list[TensorSpec], list[TensorSpec]]:
+def entry_signature(module: ir.Module, entry: str, source_name: str = "<input>"
+                    ) -> tuple[list[TensorSpec], list[TensorSpec]]:
     for op in module.body.operations:
         if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == entry:
+            if not len(op.regions[0].blocks):
+                raise CompileError(f"{format_location(op.location, source_name)}: error: @{entry} is a "
+                                   f"declaration (no body): "
+                                   f"there is nothing to compile")
             ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
             inputs = [_spec(t, f"argument {i} of @{entry}") for i, t in enumerate(ftype.inputs)]
             outputs = [_spec(t, f"result {i} of @{entry}") for i, t in enumerate(ftype.results)]
@@ -69,6 +74,6 @@ def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A0
         raise TypeError(f"compile() takes MLIR text or an ir.Module, got {type(module_or_text).__name__}")
     if not 0 <= opt_level <= 3:
         raise ValueError(f"opt_level must be 0..3, got {opt_level}")
-    inputs, outputs = entry_signature(module, entry)
+    inputs, outputs = entry_signature(module, entry, source_name)
     lower(module, "llvm", source_name, opt_level, fusion)
     return Executable(module, entry, inputs, outputs, opt_level=opt_level)

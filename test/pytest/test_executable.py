@@ -169,3 +169,17 @@ def test_missing_file_in_an_installed_package_is_a_clear_error():
     from mlc.runtime.libraries import MissingRuntimeError, runtime_library
     with pytest.raises(MissingRuntimeError, match=r"'mlir/lib/libno_such_library.so' is missing"):
         runtime_library("no_such_library")
+
+
+def test_a_declaration_as_entry_is_a_compile_error():
+    text = "func.func private @main(%x: tensor<4xf32>) -> tensor<4xf32>"
+    with pytest.raises(mlc.CompileError, match=r"model.mlir:1:1: error: @main is a declaration \(no body\)"):
+        mlc.compile(text, source_name="model.mlir")
+
+
+@pytest.mark.parametrize("element", ["f8E4M3FN", "tf32", "i128", "i4", "index"])
+def test_unsupported_element_types_are_compile_errors(element):
+    text = (f"func.func @main(%x: tensor<4x{element}>) -> tensor<4x{element}> {{\n"
+            f"  return %x : tensor<4x{element}>\n}}")
+    with pytest.raises(mlc.CompileError, match=f"argument 0 of @main: element type {element} has no numpy equivalent"):
+        mlc.compile(text)

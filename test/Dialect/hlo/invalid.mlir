@@ -749,3 +749,77 @@ func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   %0 = hlo.frobnicate %a : tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// A gather whose batching dims pair sizes 4 and 3 would read outside the operand.
+func.func @gather_batching_size_mismatch(%x: tensor<4x5xf32>, %i: tensor<3x1xi32>) -> tensor<3xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.gather' op operand_batching_dims dim 0 (size 4) and start_indices_batching_dims dim 0 (size 3) must have the same size
+  %0 = "hlo.gather"(%x, %i) {offset_dims = array<i64>, collapsed_slice_dims = array<i64: 1>, operand_batching_dims = array<i64: 0>, start_indices_batching_dims = array<i64: 0>, start_index_map = array<i64: 1>, index_vector_dim = 1 : i64, slice_sizes = array<i64: 1, 1>} : (tensor<4x5xf32>, tensor<3x1xi32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// A batching dim of the indices cannot be the index vector dim.
+func.func @gather_batching_is_index_vector_dim(%x: tensor<4x5xf32>, %i: tensor<4x1xi32>) -> tensor<4xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.gather' op start_indices_batching_dims must not contain index_vector_dim 1
+  %0 = "hlo.gather"(%x, %i) {offset_dims = array<i64>, collapsed_slice_dims = array<i64: 1>, operand_batching_dims = array<i64: 0>, start_indices_batching_dims = array<i64: 1>, start_index_map = array<i64: 1>, index_vector_dim = 1 : i64, slice_sizes = array<i64: 1, 1>} : (tensor<4x5xf32>, tensor<4x1xi32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A scatter's batching dims must pair equal sizes too.
+func.func @scatter_batching_size_mismatch(%x: tensor<4x5xf32>, %i: tensor<3x1xi32>, %u: tensor<3xf32>) -> tensor<4x5xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.scatter' op input_batching_dims dim 0 (size 4) and scatter_indices_batching_dims dim 0 (size 3) must have the same size
+  %0 = "hlo.scatter"(%x, %i, %u) {update_window_dims = array<i64>, inserted_window_dims = array<i64: 1>, input_batching_dims = array<i64: 0>, scatter_indices_batching_dims = array<i64: 0>, scatter_dims_to_operand_dims = array<i64: 1>, index_vector_dim = 1 : i64, kind = "set"} : (tensor<4x5xf32>, tensor<3x1xi32>, tensor<3xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// Dimension lists are array<i64: ...>; another element type is rejected, not a crash.
+func.func @ui32_dimension_list(%x: tensor<4x3xf32>) -> tensor<3x4xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.transpose' op attribute 'permutation' has a type the hlo dialect does not use
+  %0 = "hlo.transpose"(%x) {permutation = array<ui32: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// Paddings past 2^62 overflow 64-bit size arithmetic.
+func.func @pad_past_int64(%x: tensor<4xf32>, %p: tensor<f32>) -> tensor<4xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.pad' op attribute 'edge_padding_low' value 9223372036854775807 is out of range (|v| < 2^62)
+  %0 = "hlo.pad"(%x, %p) {edge_padding_low = array<i64: 9223372036854775807>, edge_padding_high = array<i64: -9223372036854775807>, interior_padding = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Paddings that cancel out still build the padded tensor first: it must fit in memory.
+func.func @pad_huge_before_cropping(%x: tensor<4xf32>, %p: tensor<f32>) -> tensor<4xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.pad' op the padded operand (before negative padding) is too large
+  %0 = "hlo.pad"(%x, %p) {edge_padding_low = array<i64: 4611686018427387000>, edge_padding_high = array<i64: -4611686018427387000>, interior_padding = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// f8, tf32 and i128 are element types MLC does not compute with; the signature is named too.
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' op argument #0 has unsupported element type f8E4M3FN
+func.func @f8_elements(%x: tensor<4xf8E4M3FN>) -> tensor<4xi128> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.convert' op operand #0 has unsupported element type f8E4M3FN
+  %0 = "hlo.convert"(%x) : (tensor<4xf8E4M3FN>) -> tensor<4xi128>
+  return %0 : tensor<4xi128>
+}
+
+// -----
+
+// 2^64 elements: sizes and strides would overflow i64 (bufferization asserted on it).
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' op argument #0 is too large: tensor<4294967296x4294967296xf32>
+func.func @too_large(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.negate' op operand #0 is too large
+  %0 = "hlo.negate"(%x) : (tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
+  return %0 : tensor<4294967296x4294967296xf32>
+}

@@ -244,7 +244,7 @@ def pad(sig: OpSignature) -> list[ir.Type]:
         raise HloTypeError(f"padding_value must be a 0-d tensor of {x.element_type}, got {value}")
     low, high, interior = _per_dim(sig, x.rank, "edge_padding_low", "edge_padding_high",
                                    "interior_padding")
-    shape = []
+    shape, widest = [], []
     for d, (lo, hi, inner, n) in enumerate(zip(low, high, interior, x.shape)):
         if inner < 0:
             raise HloTypeError(f"interior_padding[{d}] = {inner} must be non-negative")
@@ -252,6 +252,9 @@ def pad(sig: OpSignature) -> list[ir.Type]:
         if size < 0:
             raise HloTypeError(f"dimension {d} would have negative size {size}")
         shape.append(size)
+        widest.append(size - min(lo, 0) - min(hi, 0))  # before negative padding crops it
+    # The lowering builds the padded tensor before cropping: it must fit too.
+    static_tensor(tensor_type(widest, x.element_type), "the padded operand (before negative padding)")
     return [tensor_type(shape, x.element_type)]
 
 
@@ -524,6 +527,29 @@ def _sorted_unique(values, what: str, rank: int) -> None:
         raise HloTypeError(f"{what} must be sorted, got {list(values)}")
 
 
+def _check_batching(operand, indices, operand_dims, index_dims, index_vector_dim: int, names) -> None:
+    """StableHLO's batching-dimension constraints of gather/scatter: each operand batching
+    dim pairs with an index batching dim of the same size (else the op reads or writes
+    outside the operand), neither repeated, the index ones never the index vector dim."""
+    operand_name, index_name = names
+    _sorted_unique(operand_dims, operand_name, operand.rank)
+    _dims_in_range(index_dims, indices.rank, index_name)
+    if len(operand_dims) != len(index_dims):
+        raise HloTypeError(f"{operand_name} and {index_name} differ in length")
+    for o, i in zip(operand_dims, index_dims):
+        if i == index_vector_dim:
+            raise HloTypeError(f"{index_name} must not contain index_vector_dim {index_vector_dim}")
+        if operand.shape[o] != indices.shape[i]:
+            raise HloTypeError(f"{operand_name} dim {o} (size {operand.shape[o]}) and {index_name} dim {i} "
+                               f"(size {indices.shape[i]}) must have the same size")
+
+
+def _disjoint(a, b, what: str) -> None:
+    common = sorted(set(a) & set(b))
+    if common:
+        raise HloTypeError(f"{what} share dimension(s) {common}")
+
+
 def index_batch_shape(indices: ir.RankedTensorType, index_vector_dim: int, n_index: int,
                       what: str) -> list[int]:
     """The shape of the index tensor without its index vector dimension (checked)."""
@@ -554,11 +580,12 @@ def gather(sig: OpSignature) -> list[ir.Type]:
     _sorted_unique(collapsed, "collapsed_slice_dims", operand.rank)
     _dims_in_range(start_map, operand.rank, "start_index_map")
     _dims_in_range(collapsed + batching, operand.rank, "collapsed_slice_dims + operand_batching_dims")
+    _check_batching(operand, indices, batching, index_batching, a["index_vector_dim"],
+                    ("operand_batching_dims", "start_indices_batching_dims"))
+    _disjoint(start_map, batching, "start_index_map and operand_batching_dims")
     for d in collapsed + batching:
         if sizes[d] > 1:
             raise HloTypeError(f"slice_sizes[{d}] must be 0 or 1 for a collapsed or batching dimension")
-    if len(batching) != len(index_batching):
-        raise HloTypeError("operand_batching_dims and start_indices_batching_dims differ in length")
     offset_sizes = [s for d, s in enumerate(sizes) if d not in collapsed and d not in batching]
     result_rank = len(batch_shape) + len(offset_sizes)
     if len(offset_dims) != len(offset_sizes):
@@ -591,8 +618,9 @@ def scatter(sig: OpSignature) -> list[ir.Type]:
     _sorted_unique(inserted, "inserted_window_dims", operand.rank)
     _dims_in_range(to_operand, operand.rank, "scatter_dims_to_operand_dims")
     _dims_in_range(inserted + batching, operand.rank, "inserted_window_dims + input_batching_dims")
-    if len(batching) != len(index_batching):
-        raise HloTypeError("input_batching_dims and scatter_indices_batching_dims differ in length")
+    _check_batching(operand, indices, batching, index_batching, a["index_vector_dim"],
+                    ("input_batching_dims", "scatter_indices_batching_dims"))
+    _disjoint(to_operand, batching, "scatter_dims_to_operand_dims and input_batching_dims")
     scatter_sizes = [s for d, s in enumerate(updates.shape) if d not in window_dims]
     if scatter_sizes != batch_shape:
         raise HloTypeError(f"updates scatter dims {scatter_sizes} must match the scatter index batch "

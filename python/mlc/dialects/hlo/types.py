@@ -50,9 +50,26 @@ def static_tensor(t: ir.Type, what: str) -> ir.RankedTensorType:
     if not rt.has_static_shape:
         raise HloTypeError(f"{what} must have a static shape, got {t} (dynamic shapes are not supported)")
     et = rt.element_type
-    if not (is_float(et) or is_integer(et)):
-        raise HloTypeError(f"{what} has unsupported element type {et}")
+    if not is_supported_element(et):
+        raise HloTypeError(f"{what} has unsupported element type {et} (supported: i1, i8-i64, "
+                           f"ui8-ui64, {', '.join(FLOAT_TYPE_NAMES)})")
+    if byte_size(rt) >= MAX_TENSOR_BYTES:
+        raise HloTypeError(f"{what} is too large: {t} holds {byte_size(rt)} bytes, more than "
+                           f"2^62 (sizes and strides are 64-bit integers)")
     return rt
+
+
+# Memref sizes and strides are i64; a tensor at or beyond this overflows them.
+MAX_TENSOR_BYTES = 2 ** 62
+_INTEGER_WIDTHS = (1, 8, 16, 32, 64)
+
+
+def is_supported_element(t: ir.Type) -> bool:
+    """An element type MLC computes with: i1, (u)i8-64, f16, bf16, f32, f64 (not f8, tf32,
+    i4, i128, index, complex)."""
+    if isinstance(t, ir.IntegerType):
+        return t.width in _INTEGER_WIDTHS and not (t.is_unsigned and t.width == 1)
+    return str(t) in FLOAT_TYPE_NAMES
 
 
 def tensor_type(shape, element_type: ir.Type) -> ir.RankedTensorType:

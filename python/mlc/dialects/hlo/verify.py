@@ -15,11 +15,20 @@ from .shape_rules import RULES, OpSignature
 from .types import HloTypeError, static_tensor
 
 
+# Dimension sizes, offsets and paddings beyond this overflow 64-bit size arithmetic.
+_MAX_ATTRIBUTE_VALUE = 2 ** 62
+
+
 def _attribute_value(kind: str, name: str, attr: ir.Attribute):
     if kind == "i64_array":
-        if not isinstance(attr, ir.DenseI64ArrayAttr):
+        # isinstance accepts any dense array (array<ui32: ...> too): check the spelling.
+        if not isinstance(attr, ir.DenseI64ArrayAttr) or not str(attr).startswith("array<i64"):
             raise HloTypeError(f"attribute '{name}' must be array<i64: ...>, got {attr}")
-        return list(ir.DenseI64ArrayAttr(attr))
+        values = list(ir.DenseI64ArrayAttr(attr))
+        for v in values:
+            if abs(v) >= _MAX_ATTRIBUTE_VALUE:
+                raise HloTypeError(f"attribute '{name}' value {v} is out of range (|v| < 2^62)")
+        return values
     if kind == "string":
         if not isinstance(attr, ir.StringAttr):
             raise HloTypeError(f"attribute '{name}' must be a string, got {attr}")
@@ -45,7 +54,11 @@ def signature_of(op: ir.Operation) -> OpSignature:
     attrs = {}
     for name, kind in opdef.attributes + opdef.optional_attributes:
         if name in op.attributes:
-            attrs[name] = _attribute_value(kind, name, op.attributes[name])
+            try:
+                attr = op.attributes[name]
+            except TypeError:  # the bindings cannot even represent it (array<ui32: ...>)
+                raise HloTypeError(f"attribute '{name}' has a type the hlo dialect does not use") from None
+            attrs[name] = _attribute_value(kind, name, attr)
         elif (name, kind) in opdef.attributes:
             raise HloTypeError(f"requires attribute '{name}'")
     operand_types = [static_tensor(v.type, f"operand #{i}") for i, v in enumerate(op.operands)]
@@ -55,7 +68,12 @@ def signature_of(op: ir.Operation) -> OpSignature:
 def verify_op(op: ir.Operation) -> None:
     """Raises HloTypeError (message without the op name) if `op` breaks its rule."""
     sig = signature_of(op)
-    expected = RULES[sig.name](sig)
+    for i, t in enumerate(sig.declared_results):
+        static_tensor(t, f"result #{i}")
+    try:
+        expected = RULES[sig.name](sig)
+    except OverflowError:
+        raise HloTypeError("attribute values give a result shape out of range") from None
     actual = sig.declared_results
     if list(expected) != list(actual):
         raise HloTypeError(f"result type {', '.join(map(str, actual))} does not match the "
@@ -75,9 +93,27 @@ def hlo_ops_in(root: ir.Operation) -> list[ir.Operation]:
     return found
 
 
-def verify_hlo(root: ir.Operation) -> list[tuple[ir.Location, str]]:
-    """Every hlo op under `root` that breaks its rule, as (location, message) pairs."""
+def _function_type_errors(root: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """Tensor types in function signatures MLC cannot compute with (element type, size)."""
     errors = []
+    for op in root.regions[0].blocks[0].operations if root.regions else ():
+        if op.operation.name != "func.func":
+            continue
+        ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+        for what, types in (("argument", ftype.inputs), ("result", ftype.results)):
+            for i, t in enumerate(types):
+                if isinstance(t, ir.RankedTensorType) and t.has_static_shape:
+                    try:
+                        static_tensor(t, f"{what} #{i}")
+                    except HloTypeError as e:
+                        errors.append((op.location, f"'func.func' op {e}"))
+    return errors
+
+
+def verify_hlo(root: ir.Operation) -> list[tuple[ir.Location, str]]:
+    """Every hlo op under `root` that breaks its rule, and every function signature MLC
+    cannot compile, as (location, message) pairs."""
+    errors = _function_type_errors(root)
     for op in hlo_ops_in(root):
         if op.name.removeprefix("hlo.") not in OPS:
             errors.append((op.location, f"'{op.name}' is not an op of the hlo dialect"))
