@@ -43,9 +43,38 @@ def format_error(error: ir.MLIRError, source_name: str = "<input>") -> str:
     return "\n".join(lines) or f"{source_name}: error: {error}"
 
 
+# MLIR's parser recurses once per nested bracket; 100,000 of them overflow the C stack and
+# kill the process. Real programs nest a few dozen levels.
+MAX_NESTING = 1000
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def check_nesting(text: str, source_name: str = "<input>") -> None:
+    """A CompileError naming the place where brackets nest deeper than MAX_NESTING."""
+    if sum(text.count(c) for c in _OPEN) < MAX_NESTING:
+        return
+    depth, line, col, quoted = 0, 1, 0, False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch in _OPEN:
+            depth += 1
+            if depth > MAX_NESTING:
+                raise CompileError(f"{source_name}:{line}:{col}: error: brackets nested more than "
+                                   f"{MAX_NESTING} levels deep")
+        elif ch in _CLOSE:
+            depth -= 1
+
+
 def parse_module(text: str, context: ir.Context, source_name: str = "<input>") -> ir.Module:
     """Parses `text` (a module, or top-level ops that form one); a syntax or verifier error
     raises CompileError with `source_name:line:col`."""
+    check_nesting(text, source_name)
     try:
         with context:
             return ir.Module.parse(text)

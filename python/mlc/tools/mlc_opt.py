@@ -22,6 +22,7 @@ from ..passes import get_pass_class, pass_names
 from ..pipeline_parser import PipelineError, check_upstream, make_pass, parse_options, parse_pipeline
 from ..pipelines import STAGE_NAMES, passes_until, stages
 from ..transforms.fusion_report import dot_graph, report_text
+from .io import ToolError, read_text, write_text
 from ..transforms.pass_base import UpstreamPasses
 
 SPLIT_MARKER = "// -----"
@@ -103,8 +104,7 @@ def _process(chunk: str, source_name: str, passes, print_ir: bool, args) -> str:
     module = parse_module(chunk, make_context(), source_name)
     run_passes(module, passes, source_name, print_ir)
     if args.fusion_dot:
-        with open(args.fusion_dot, "w") as f:
-            f.write(dot_graph(module))
+        write_text(args.fusion_dot, dot_graph(module))
     text = str(module)
     if args.fusion_report:
         text += report_text(module)
@@ -134,24 +134,18 @@ def main(argv: list[str] | None = None) -> int:
 
     source_name = "<stdin>" if args.input == "-" else args.input
     try:
-        text = sys.stdin.read() if args.input == "-" else open(args.input).read()
-    except OSError as e:
-        print(f"mlc-opt: error: cannot read '{args.input}': {e.strerror}", file=sys.stderr)
+        text = read_text(args.input)
+        outputs, failed = [], False
+        for chunk in _chunks(text, args.split_input_file):
+            try:
+                outputs.append(_process(chunk, source_name, passes, args.mlir_print_ir_after_all, args))
+            except CompileError as e:
+                print(e, file=sys.stderr)
+                failed = True
+        write_text(args.output, f"\n{SPLIT_MARKER}\n".join(outputs))
+    except ToolError as e:
+        print(f"mlc-opt: error: {e}", file=sys.stderr)
         return 1
-
-    outputs, failed = [], False
-    for chunk in _chunks(text, args.split_input_file):
-        try:
-            outputs.append(_process(chunk, source_name, passes, args.mlir_print_ir_after_all, args))
-        except CompileError as e:
-            print(e, file=sys.stderr)
-            failed = True
-    result = f"\n{SPLIT_MARKER}\n".join(outputs)
-    if args.output == "-":
-        sys.stdout.write(result)
-    else:
-        with open(args.output, "w") as f:
-            f.write(result)
     return 1 if failed else 0
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import zipfile
 
 import numpy as np
 
 from ..compiler import compile as mlc_compile
 from ..diagnostics import CompileError
+from .io import ToolError, read_text
 
 # Relative/absolute tolerance per dtype kind when comparing with --check-against.
 TOLERANCES = {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
@@ -52,12 +54,28 @@ def _load_inputs(args, executable) -> list[np.ndarray]:
             raise ValueError("give either --input files or --random-inputs, not both")
         rng = np.random.default_rng(args.random_inputs)
         return [random_array(rng, s.shape, s.dtype) for s in executable.inputs]
-    return [np.load(path, allow_pickle=False) for path in args.inputs]
+    return [_load_array(path, "--input file") for path in args.inputs]
+
+
+def _load_array(path: str, what: str):
+    """np.load of an .npy/.npz file, or a ToolError naming the file and the problem."""
+    try:
+        return np.load(path, allow_pickle=False)
+    except OSError as e:
+        raise ToolError(f"cannot read {what} '{path}': {e.strerror or e}") from None
+    except (ValueError, EOFError, zipfile.BadZipFile) as e:  # not numpy's, truncated, pickled objects
+        raise ToolError(f"{what} '{path}' is not a valid .npy/.npz file ({e})") from None
 
 
 def _compare(results, reference_path: str) -> list[str]:
-    with np.load(reference_path, allow_pickle=False) as ref:
-        expected = [ref[k] for k in ref.files]
+    ref = _load_array(reference_path, "--check-against file")
+    if not isinstance(ref, np.lib.npyio.NpzFile):
+        raise ToolError(f"--check-against file '{reference_path}' must be an .npz archive, not a single array")
+    with ref:
+        try:
+            expected = [ref[k] for k in ref.files]
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+            raise ToolError(f"--check-against file '{reference_path}' is corrupt: {e}") from None
     if len(expected) != len(results):
         return [f"{reference_path} holds {len(expected)} arrays, the function returned {len(results)}"]
     problems = []
@@ -76,11 +94,14 @@ def _compare(results, reference_path: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     args = _argument_parser().parse_args(argv)
     try:
-        with open(args.input) as f:
-            text = f.read()
-    except OSError as e:
-        print(f"mlc-run: error: cannot read '{args.input}': {e.strerror}", file=sys.stderr)
+        return _run(args)
+    except ToolError as e:
+        print(f"mlc-run: error: {e}", file=sys.stderr)
         return 1
+
+
+def _run(args) -> int:
+    text = read_text(args.input)
     try:
         executable = mlc_compile(text, entry=args.entry, opt_level=args.opt_level,
                                  source_name=args.input)
