@@ -10,6 +10,7 @@ import functools
 import os
 
 from .. import config
+from ..runtime.libraries import async_runtime_usable
 
 
 @functools.cache
@@ -44,7 +45,10 @@ def vector_register_bits() -> int:
 
 
 def num_threads() -> int:
-    """Threads for parallel loops: MLC_NUM_THREADS if set, else the cores this process may use."""
+    """Threads for parallel loops: MLC_NUM_THREADS if set, else the cores this process may
+    use; 1 in a fork() child of a process that ran parallel loops (see runtime.libraries)."""
+    if not async_runtime_usable():
+        return 1  # a fork() child of a process whose thread pool it does not have
     n = config.num_threads()
     if n is not None:
         return n

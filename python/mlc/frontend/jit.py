@@ -31,6 +31,7 @@ from ..context import make_context
 from ..diagnostics import parse_module
 from ..pipelines import STAGE_NAMES
 from ..runtime.executable import Executable
+from ..runtime.libraries import FORK_STATE
 from . import methods as _methods  # noqa: F401  (binds Tracer operators)
 from .core import DEFAULT_FLOAT, DEFAULT_INT, asarray, element_type
 from .pytree import flatten, unflatten
@@ -42,8 +43,14 @@ STAGES = tuple(STAGE_NAMES)
 
 
 def _leaf_spec(x) -> tuple:
-    """(shape, dtype, weak) of an argument leaf; a TypeError for anything that is not an array."""
+    """(shape, dtype, weak) of an argument leaf; a TypeError for anything that is not an array,
+    and for a numpy masked array (its mask would be silently dropped)."""
     if isinstance(x, np.ndarray):
+        if type(x) is not np.ndarray and isinstance(x, np.ma.MaskedArray):
+            raise TypeError("jit arguments cannot be numpy masked arrays (numpy.ma.MaskedArray): "
+                            "MLC computes on the data and would silently ignore the mask; pass "
+                            "x.filled(value), or x.data and the mask (np.ma.getmaskarray(x)) as "
+                            "separate arrays and combine them with mlc.numpy.where")
         return x.shape, x.dtype, False
     if isinstance(x, (bool, np.bool_)):
         return (), np.dtype(np.bool_), not isinstance(x, np.bool_)
@@ -171,6 +178,7 @@ class Jitted:
         self._cache: dict = {}
         self._fast: dict = {}
         self._lock = threading.Lock()
+        self._fork_generation = FORK_STATE["generation"]
         self._hits = self._misses = 0
         self._last_key = None
         self._compiles = 0
@@ -260,6 +268,8 @@ class Jitted:
         return compiled
 
     def __call__(self, *args, **kwargs):
+        if self._fork_generation != FORK_STATE["generation"]:
+            self._after_fork()
         if tracing_active() and any(isinstance(x, Tracer) for x in flatten([args, kwargs])[0]):
             return self.fun(*args, **kwargs)  # jit inside jit: traced inline, as JAX does
         if self._fast_ok and not kwargs:
@@ -288,6 +298,14 @@ class Jitted:
         else:
             self._hits += 1
         return compiled.call_leaves(leaves)
+
+    def _after_fork(self) -> None:
+        """In a fork() child: executables with parallel loops would wait on the parent's
+        threads, and a lock may have been held by a thread that does not exist here. Start
+        afresh; new compiles run single-threaded (codegen.target.num_threads)."""
+        self._lock = threading.Lock()
+        self._cache, self._fast = {}, {}
+        self._fork_generation = FORK_STATE["generation"]
 
     def cache_info(self) -> CacheInfo:
         return CacheInfo(self._hits, self._misses, len(self._cache))

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ctypes
 import math
+import os
 import threading
+import weakref
 from typing import Sequence
 
 import numpy as np
@@ -19,10 +21,22 @@ from mlir.execution_engine import ExecutionEngine
 
 from ..conversion.preallocate_temporaries import SCRATCH_ATTR
 from .buffer_pool import POOL, aligned_bytes
-from .libraries import jit_shared_libraries
+from .libraries import FORK_STATE, jit_shared_libraries, keep_forever
 from .memref import TensorSpec, data_pointer, make_descriptor
 
 _PACKED_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+# Every live Executable. In a fork() child they are never destroyed: an ExecutionEngine's
+# destructor joins JIT worker threads that exist only in the parent, and crashes.
+_LIVE: "weakref.WeakSet[Executable]" = weakref.WeakSet()
+
+
+def _keep_parents_executables() -> None:
+    for executable in list(_LIVE):
+        keep_forever(executable)
+
+
+os.register_at_fork(after_in_child=_keep_parents_executables)
 
 
 class Executable:
@@ -54,6 +68,10 @@ class Executable:
         self._packed = (ctypes.c_void_p * n)(*[base + i * ctypes.sizeof(ctypes.c_void_p)
                                                for i in range(n)])
         self._lock = threading.Lock()  # the descriptors are shared by all calls
+        # Parallel loops run on the async runtime's thread pool, which a fork() child lacks.
+        self.parallel = _declares(llvm_module, "mlirAsyncRuntimeExecute")
+        self._fork_generation = FORK_STATE["generation"]
+        _LIVE.add(self)
 
     @property
     def signature(self) -> str:
@@ -62,6 +80,11 @@ class Executable:
         return f"{self.entry}({ins}) -> ({outs})"
 
     def _check(self, i: int, value, spec: TensorSpec) -> np.ndarray:
+        if isinstance(value, np.ma.MaskedArray):
+            raise TypeError(f"argument {i} of {self.signature} is a numpy masked array "
+                            f"(numpy.ma.MaskedArray): compiled code reads its data and would "
+                            f"silently ignore the mask; pass x.filled(value), or x.data and the "
+                            f"mask as separate arrays")
         if isinstance(value, np.ndarray):
             array = value
         elif isinstance(value, (bool, int, float, np.generic)) and not spec.shape:
@@ -86,12 +109,25 @@ class Executable:
         arrays = [a if (type(a) is np.ndarray and a.dtype == s.dtype and a.shape == s.shape
                         and a.flags.c_contiguous) else self._check(i, a, s)
                   for i, (a, s) in enumerate(zip(args, self.inputs))]
+        if self.parallel and FORK_STATE["generation"] != self._fork_generation:
+            raise RuntimeError(f"{self.signature} runs parallel loops on the thread pool of the process "
+                               f"that compiled it; this forked child has none of its threads (the call "
+                               f"would hang). Compile it again in the child (mlc.jit functions do that "
+                               f"by themselves), or start workers with the 'spawn' method.")
         results = [POOL.empty(s.shape, s.dtype, n) for s, n in zip(self.outputs, self._output_bytes)]
         with self._lock:
             for desc, array in zip(self._descriptors, arrays + results):
                 desc.allocated = desc.aligned = data_pointer(array)
             self._fn(self._packed)
         return results[0] if len(results) == 1 else tuple(results)
+
+
+def _declares(llvm_module: ir.Module, symbol: str) -> bool:
+    for op in llvm_module.body.operations:
+        attrs = op.operation.attributes
+        if "sym_name" in attrs and ir.StringAttr(attrs["sym_name"]).value == symbol:
+            return True
+    return False
 
 
 def _scratch_buffer(llvm_module: ir.Module, entry: str) -> np.ndarray | None:

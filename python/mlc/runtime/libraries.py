@@ -7,6 +7,7 @@ import ctypes
 import ctypes.util
 import functools
 import importlib.metadata
+import os
 from pathlib import Path
 
 
@@ -74,6 +75,45 @@ def find_blas() -> Path | None:
         if hasattr(lib, _BLAS_SYMBOL):
             return path
     return None
+
+
+# How many times this process is a fork() child of a process that had started the async
+# runtime's thread pool. The child has the pool's state but none of its threads: a parallel
+# loop there would wait forever. Executables compare it with the value they were built at.
+FORK_STATE = {"generation": 0}
+
+
+def _after_fork_in_child() -> None:
+    if load_async_runtime.cache_info().currsize:
+        FORK_STATE["generation"] += 1
+        _exit_before_static_destructors()
+
+
+def _exit_before_static_destructors() -> None:
+    """At exit, the async runtime's static destructor joins its pool's threads, which a
+    fork() child does not have: it would wait forever. glibc's on_exit runs handlers in
+    reverse order of registration, so `_exit(status)` registered now runs before that
+    destructor (registered in the parent) and ends the child with its exit status, after
+    Python's own finalization has flushed its files."""
+    libc = ctypes.CDLL(None)
+    if hasattr(libc, "on_exit"):
+        libc.on_exit.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        libc.on_exit(ctypes.cast(libc._exit, ctypes.c_void_p), None)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def keep_forever(obj) -> None:
+    """Never frees `obj`, not even at interpreter exit (its reference count is raised once
+    more than anything will lower it): for objects whose destructor must not run in this
+    process, such as a fork() parent's ExecutionEngines in the child."""
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
+
+
+def async_runtime_usable() -> bool:
+    """False in a fork() child of a process that loaded the async runtime (see FORK_STATE)."""
+    return FORK_STATE["generation"] == 0
 
 
 @functools.cache

@@ -1,0 +1,119 @@
+"""Threads, processes and long runs: jit from 8 threads at once, fork() children (they
+deadlocked in the first parallel kernel), 100k cached calls without memory growth, and
+executables freed with their jit object. Children run in a subprocess with a timeout, so a
+hang fails the test instead of the run."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+import textwrap
+import threading
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import mlc
+import mlc.numpy as mnp
+from mlc.runtime import executable as executable_module
+
+
+def run_script(code: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+FORK_PRELUDE = """
+    import os, sys, numpy as np, mlc, mlc.numpy as mnp
+    f = mlc.jit(lambda x: mnp.exp(x) * 2)            # parallel loops: 1M elements
+    x = np.ones((1024, 1024), np.float32)
+    direct = mlc.jit(lambda x: x + 1).lower(x).compile()
+    assert np.isclose(f(x)[0, 0], np.exp(1) * 2) and direct(x)[0, 0] == 2
+"""
+
+
+def test_forked_child_runs_jit_functions_and_exits_cleanly():
+    out = run_script(FORK_PRELUDE + """
+    pid = os.fork()
+    if pid == 0:
+        got = f(x)                                     # the parent's cache entry: recompiled here
+        new = mlc.jit(lambda v: mnp.tanh(v) + 1)(x)   # a new function: compiled here
+        ok = np.allclose(got, np.exp(x) * 2) and np.allclose(new, np.tanh(x) + 1)
+        try:
+            direct(x)
+            ok = False
+        except RuntimeError as e:
+            ok = ok and "forked child" in str(e)
+        sys.exit(0 if ok else 7)                       # a normal exit, finalizers and all
+    _, status = os.waitpid(pid, 0)
+    print("child exit", os.waitstatus_to_exitcode(status))
+    assert np.allclose(f(x), np.exp(x) * 2)            # the parent still runs in parallel
+    """)
+    assert out.returncode == 0, out.stderr
+    assert "child exit 0" in out.stdout
+
+
+def test_multiprocessing_fork_pool():
+    out = run_script(FORK_PRELUDE + """
+    import multiprocessing as mp
+    def work(i):
+        return float(f(x * i)[0, 0])
+    if __name__ == "__main__":
+        with mp.get_context("fork").Pool(2) as pool:
+            got = pool.map(work, [1, 2, 3])
+        print(got)
+        assert np.allclose(got, [np.exp(i) * 2 for i in (1, 2, 3)], rtol=1e-5)
+    """)
+    assert out.returncode == 0, out.stderr
+
+
+def test_eight_threads_compile_and_call_at_once():
+    fns = [mlc.jit(lambda x, k=k: mnp.tanh(x * (k + 1)) + k) for k in range(4)]
+    x = np.random.default_rng(0).standard_normal((256, 300)).astype(np.float32)
+    errors = []
+
+    def worker(t):
+        try:
+            for i in range(20):
+                k = (t + i) % 4
+                v = x[: 100 + (t % 3)]  # several signatures per function
+                np.testing.assert_allclose(fns[k](v), np.tanh(v * (k + 1)) + k, rtol=1e-5, atol=1e-6)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert sum(f.cache_info().misses for f in fns) == 12  # 4 functions x 3 shapes, each compiled once
+
+
+def test_cached_calls_do_not_grow_memory():
+    f = mlc.jit(lambda a, b: a * b + 1.0)
+    a, b = np.ones(64, np.float32), np.full(64, 2.0, np.float32)
+    for _ in range(1000):
+        f(a, b)
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for _ in range(100_000):
+        f(a, b)
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    assert grown < 64 * 1024, f"100k calls grew Python memory by {grown} bytes"
+
+
+def test_dropping_a_jit_object_frees_its_executables():
+    gc.collect()
+    live_before = len(executable_module._LIVE)
+    f = mlc.jit(lambda v: v * 3)
+    for n in (3, 4, 5):
+        f(np.ones(n, np.float32))
+    assert len(executable_module._LIVE) == live_before + 3
+    del f
+    gc.collect()
+    assert len(executable_module._LIVE) == live_before
