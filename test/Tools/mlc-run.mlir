@@ -3,6 +3,8 @@
 // RUN: mlc-run %s --random-inputs 0 | FileCheck %s --check-prefix=RANDOM
 // RUN: %PYTHON -c "import numpy as np; np.savez('%t.ok.npz', r=-np.arange(4, dtype=np.float32)); np.save('%t.x.npy', np.arange(4, dtype=np.float32))"
 // RUN: mlc-run %s --input %t.x.npy --check-against %t.ok.npz | FileCheck %s --check-prefix=MATCH
+// RUN: mlc-run %s --input %t.x.npy --reference --check-against %t.ok.npz | FileCheck %s --check-prefix=MATCH
+// RUN: mlc-run %s --random-inputs 0 --reference | FileCheck %s --check-prefix=RANDOM
 // RUN: not mlc-run %s --random-inputs 0 --check-against %t.missing.npz 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: %PYTHON -c "open('%t.garbage.npz', 'w').write('not numpy')"
 // RUN: not mlc-run %s --random-inputs 0 --check-against %t.garbage.npz 2>&1 | FileCheck %s --check-prefix=GARBAGE

@@ -22,7 +22,7 @@ from mlir.execution_engine import ExecutionEngine
 from ..conversion.preallocate_temporaries import SCRATCH_ATTR
 from .buffer_pool import POOL, aligned_bytes
 from .libraries import FORK_STATE, jit_shared_libraries, keep_forever
-from .memref import TensorSpec, data_pointer, make_descriptor
+from .memref import TensorSpec, checked_argument, data_pointer, make_descriptor
 
 _PACKED_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
@@ -80,24 +80,7 @@ class Executable:
         return f"{self.entry}({ins}) -> ({outs})"
 
     def _check(self, i: int, value, spec: TensorSpec) -> np.ndarray:
-        if isinstance(value, np.ma.MaskedArray):
-            raise TypeError(f"argument {i} of {self.signature} is a numpy masked array "
-                            f"(numpy.ma.MaskedArray): compiled code reads its data and would "
-                            f"silently ignore the mask; pass x.filled(value), or x.data and the "
-                            f"mask as separate arrays")
-        if isinstance(value, np.ndarray):
-            array = value
-        elif isinstance(value, (bool, int, float, np.generic)) and not spec.shape:
-            array = np.asarray(value, dtype=spec.dtype)
-        else:
-            raise TypeError(f"argument {i} of {self.signature} must be a numpy array, "
-                            f"got {type(value).__name__}")
-        if array.dtype != spec.dtype:
-            raise TypeError(f"argument {i} of {self.signature} must have dtype {spec.dtype}, "
-                            f"got {array.dtype}")
-        if array.shape != spec.shape:
-            raise ValueError(f"argument {i} of {self.signature} must have shape {spec.shape}, "
-                             f"got {array.shape}")
+        array = checked_argument(i, value, spec, self.signature)
         if not array.flags.c_contiguous:
             array = array.copy(order="C")
         return array

@@ -70,3 +70,26 @@ def make_descriptor(spec: TensorSpec) -> ctypes.Structure:
         desc.sizes[:] = list(spec.shape)
         desc.strides[:] = list(reversed(element_strides))
     return desc
+
+
+def checked_argument(i: int, value, spec: TensorSpec, signature: str) -> np.ndarray:
+    """Argument `i` of a call to `signature` as an array of `spec`'s shape and dtype (a
+    Python or numpy scalar becomes a 0-d array); a TypeError or ValueError naming the
+    argument otherwise. Masked arrays are refused: the mask would be silently dropped."""
+    if isinstance(value, np.ma.MaskedArray):
+        raise TypeError(f"argument {i} of {signature} is a numpy masked array "
+                        f"(numpy.ma.MaskedArray): compiled code reads its data and would "
+                        f"silently ignore the mask; pass x.filled(value), or x.data and the "
+                        f"mask as separate arrays")
+    if isinstance(value, np.ndarray):
+        array = value
+    elif isinstance(value, (bool, int, float, np.generic)) and not spec.shape:
+        array = np.asarray(value, dtype=spec.dtype)
+    else:
+        raise TypeError(f"argument {i} of {signature} must be a numpy array, got {type(value).__name__}")
+    if array.dtype != spec.dtype:
+        raise TypeError(f"argument {i} of {signature} must have dtype {spec.dtype}, got {array.dtype}")
+    if array.shape != spec.shape:
+        raise ValueError(f"argument {i} of {signature} must have shape {spec.shape}, got {array.shape}")
+    return array
+

@@ -2,6 +2,7 @@
 
     mlc-run model.mlir --entry main --input x.npy --input y.npy
     mlc-run model.mlir --random-inputs 0 --check-against expected.npz
+    mlc-run model.mlir --random-inputs 0 --reference     # numpy's answer, no compile
 
 Each result is printed as its numpy repr. `--check-against` compares the results with the
 arrays of an .npz file (in order) and exits 1 if any differs beyond the dtype's tolerance.
@@ -15,8 +16,11 @@ import zipfile
 
 import numpy as np
 
+from .. import reference
 from ..compiler import compile as mlc_compile
-from ..diagnostics import CompileError
+from ..compiler import entry_signature
+from ..context import make_context
+from ..diagnostics import CompileError, parse_module
 from .io import ToolError, read_text
 
 # Relative/absolute tolerance per dtype kind when comparing with --check-against.
@@ -43,17 +47,19 @@ def _argument_parser() -> argparse.ArgumentParser:
                         help="make random arguments from this seed instead of --input")
     parser.add_argument("--check-against", metavar="NPZ",
                         help="compare the results with the arrays in this .npz file")
+    parser.add_argument("--reference", action="store_true",
+                        help="evaluate with MLC's reference interpreter (numpy) instead of compiling")
     parser.add_argument("-O", dest="opt_level", type=int, default=2, choices=range(4),
                         help="LLVM optimization level (default 2)")
     return parser
 
 
-def _load_inputs(args, executable) -> list[np.ndarray]:
+def _load_inputs(args, specs) -> list[np.ndarray]:
     if args.random_inputs is not None:
         if args.inputs:
             raise ValueError("give either --input files or --random-inputs, not both")
         rng = np.random.default_rng(args.random_inputs)
-        return [random_array(rng, s.shape, s.dtype) for s in executable.inputs]
+        return [random_array(rng, s.shape, s.dtype) for s in specs]
     return [_load_array(path, "--input file") for path in args.inputs]
 
 
@@ -103,10 +109,15 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args) -> int:
     text = read_text(args.input)
     try:
-        executable = mlc_compile(text, entry=args.entry, opt_level=args.opt_level,
-                                 source_name=args.input)
-        inputs = _load_inputs(args, executable)
-        results = executable(*inputs)
+        if args.reference:  # the numpy interpreter: the oracle compiled code is checked against
+            module = parse_module(text, make_context(), args.input)
+            with module.context:
+                specs, _ = entry_signature(module, args.entry, args.input)
+            results = reference.run(module, *_load_inputs(args, specs), entry=args.entry)
+        else:
+            executable = mlc_compile(text, entry=args.entry, opt_level=args.opt_level,
+                                     source_name=args.input)
+            results = executable(*_load_inputs(args, executable.inputs))
     except CompileError as e:
         print(e, file=sys.stderr)
         return 1
