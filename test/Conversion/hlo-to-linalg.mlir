@@ -230,14 +230,26 @@ func.func @dot_general_batched(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> 
 // -----
 
 // Float unary ops map to their math-dialect op; logistic is 1 / (1 + exp(-x)); sign keeps
-// +-0 and NaN by selecting x itself.
+// +-0 and NaN by selecting x itself. expm1 and log1p are not math.expm1/log1p (which
+// convert-math-to-llvm turns into exp(x) - 1 and log(1 + x), losing every digit near 0):
+// expm1 = (u - 1) * (x / log u) with u = exp x, log1p = log u * (x / (u - 1)) with u = 1 + x.
 // CHECK-LABEL: func @more_float_unary
 // CHECK: math.floor
 // CHECK: math.ceil
 // CHECK: math.roundeven
 // CHECK: math.round
-// CHECK: math.expm1
-// CHECK: math.log1p
+// CHECK: ^bb0(%[[EX:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[EU:.*]] = math.exp %[[EX]] : f32
+// CHECK: %[[EM1:.*]] = arith.subf %[[EU]], %{{.*}} : f32
+// CHECK: %[[EL:.*]] = math.log %[[EU]] : f32
+// CHECK: %[[ER:.*]] = arith.divf %[[EX]], %[[EL]] : f32
+// CHECK: arith.mulf %[[EM1]], %[[ER]] : f32
+// CHECK: ^bb0(%[[LX:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[LU:.*]] = arith.addf %{{.*}}, %[[LX]] : f32
+// CHECK: %[[LM1:.*]] = arith.subf %[[LU]], %{{.*}} : f32
+// CHECK: %[[LL:.*]] = math.log %[[LU]] : f32
+// CHECK: %[[LR:.*]] = arith.divf %[[LX]], %[[LM1]] : f32
+// CHECK: arith.mulf %[[LL]], %[[LR]] : f32
 // CHECK: math.cbrt
 // CHECK: math.sin
 // CHECK: math.cos
@@ -352,6 +364,26 @@ func.func @slicing(%a: tensor<4x5xf32>, %i: tensor<i32>, %z: tensor<f32>) -> (te
   %4 = "hlo.pad"(%a, %z) {edge_padding_low = array<i64: 2, -1>, edge_padding_high = array<i64: -1, 0>, interior_padding = array<i64: 0, 2>} : (tensor<4x5xf32>, tensor<f32>) -> tensor<5x12xf32>
   %5 = "hlo.bitcast_convert"(%a) : (tensor<4x5xf32>) -> tensor<4x5xi32>
   return %0, %1, %2, %3, %4, %5 : tensor<4x5xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<4x5xf32>, tensor<5x12xf32>, tensor<4x5xi32>
+}
+
+// -----
+
+// Unsigned start indices are zero-extended (index_castui) and clamped with an unsigned min
+// only: a ui8 200 is 200 (not -56), a ui64 >= 2^63 clamps to the top (not to 0).
+// CHECK-LABEL: func @unsigned_starts
+// CHECK: %[[I:.*]] = tensor.extract %{{.*}}[] : tensor<i8>
+// CHECK: %[[IDX:.*]] = arith.index_castui %[[I]] : i8 to index
+// CHECK-NOT: arith.maxsi
+// CHECK: %[[OFF:.*]] = arith.minui %[[IDX]], %{{.*}} : index
+// CHECK: tensor.extract_slice %{{.*}}[%[[OFF]]] [2] [1]
+// CHECK: linalg.generic
+// CHECK: %[[G:.*]] = tensor.extract %{{.*}} : tensor<3x1xi64>
+// CHECK: %[[GI:.*]] = arith.index_castui %[[G]] : i64 to index
+// CHECK: arith.minui %[[GI]], %{{.*}} : index
+func.func @unsigned_starts(%a: tensor<300xf32>, %i: tensor<ui8>, %g: tensor<3x1xui64>) -> (tensor<2xf32>, tensor<3xf32>) {
+  %0 = "hlo.dynamic_slice"(%a, %i) {slice_sizes = array<i64: 2>} : (tensor<300xf32>, tensor<ui8>) -> tensor<2xf32>
+  %1 = "hlo.gather"(%a, %g) {collapsed_slice_dims = array<i64: 0>, index_vector_dim = 1 : i64, offset_dims = array<i64>, slice_sizes = array<i64: 1>, start_index_map = array<i64: 0>} : (tensor<300xf32>, tensor<3x1xui64>) -> tensor<3xf32>
+  return %0, %1 : tensor<2xf32>, tensor<3xf32>
 }
 
 // -----

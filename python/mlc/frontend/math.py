@@ -2,13 +2,22 @@
 
 `add`..`arctan2` follow numpy's semantics where they differ from StableHLO's: true division
 of integers gives floats, `floor_divide` and `remainder` round toward -inf (hlo.divide and
-hlo.remainder truncate), and `round` rounds half to even.
+hlo.remainder truncate), `right_shift` is logical for unsigned integers, and `round` rounds
+half to even (with numpy's `decimals`).
+
+Float `floor_divide`/`remainder` are numpy's `npy_divmod` step for step (so inf // 1 is NaN,
+signs of zero and NaN/inf cases agree). Integer division by zero follows JAX: `x % 0` is 0
+(numpy agrees), `x // 0` is JAX's -1 adjusted by its floor rule (-2 for x != 0, -1 for
+x == 0; UINT_MAX unsigned), where numpy gives 0. Bool operands of the integer-only ops
+(shifts, `//`, `%`) become int32, as JAX's numeric promotion does (numpy: int8).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..dialects import hlo
-from .core import DEFAULT_FLOAT, asarray, astype, elementwise, promote, to_float, wrap
+from .core import DEFAULT_FLOAT, DEFAULT_INT, asarray, astype, element_type, elementwise, promote, to_float, wrap
 from .tracing import Tracer, emit
 
 
@@ -41,8 +50,28 @@ minimum = _binary(hlo.minimum)
 bitwise_and = _binary(hlo.and_)
 bitwise_or = _binary(hlo.or_)
 bitwise_xor = _binary(hlo.xor)
-left_shift = _binary(hlo.shift_left)
-right_shift = _binary(hlo.shift_right_arithmetic)
+
+
+def _numeric(x, y):
+    """Promoted operands, bools as int32 (JAX's promote_args_numeric)."""
+    x, y = promote(x, y)
+    if x.dtype == bool:
+        x, y = promote(astype(x, DEFAULT_INT), astype(y, DEFAULT_INT))
+    return x, y
+
+
+def left_shift(x, y):
+    return elementwise(hlo.shift_left, *_numeric(x, y))
+
+
+def right_shift(x, y):
+    """numpy's >>: logical for unsigned integers, arithmetic for signed ones. A count >= the
+    bit width (or negative, read as unsigned) gives 0, or -1 for a negative signed x."""
+    x, y = _numeric(x, y)
+    build = hlo.shift_right_logical if x.dtype.kind == "u" else hlo.shift_right_arithmetic
+    return elementwise(build, x, y)
+
+
 negative = _unary(hlo.negate)
 abs = _unary(hlo.abs)  # noqa: A001 - numpy's name
 absolute = abs
@@ -60,8 +89,7 @@ tan = _float_unary(hlo.tan)
 tanh = _float_unary(hlo.tanh)
 floor = _float_unary(hlo.floor)
 ceil = _float_unary(hlo.ceil)
-round = _float_unary(hlo.round_nearest_even)  # noqa: A001 - numpy's name
-rint = round
+rint = _float_unary(hlo.round_nearest_even)
 isfinite = _float_unary(hlo.is_finite)
 
 
@@ -78,23 +106,61 @@ def true_divide(x, y):
 divide = true_divide
 
 
+def _signbit(x: Tracer) -> Tracer:
+    """The float's sign bit (true for -0.0 and negative NaNs)."""
+    bits = np.dtype(f"i{x.dtype.itemsize}")
+    return less(wrap(emit(hlo.bitcast_convert, x.value, element_type(bits))), 0)
+
+
+def _signed_zero(sign_of: Tracer) -> Tracer:
+    """copysign(0, sign_of), weakly typed (it takes the dtype of what it meets)."""
+    return where(_signbit(sign_of), -0.0, 0.0)
+
+
+def _float_divmod(x: Tracer, y: Tracer) -> tuple[Tracer, Tracer]:
+    """numpy's npy_divmod (npy_math_internal.h): fmod, then the quotient from the exact
+    a - mod, both stepped to floor rounding; zero results take their sign from a / b (the
+    quotient) and b (the remainder); b == 0 gives a / b and fmod's NaN. float16 goes
+    through float32, as numpy's npy_half_divmod does."""
+    if x.dtype == np.float16:
+        div, mod = _float_divmod(astype(x, np.float32), astype(y, np.float32))
+        return astype(div, np.float16), astype(mod, np.float16)
+    mod = elementwise(hlo.remainder, x, y)  # fmod
+    div = true_divide(subtract(x, mod), y)
+    mod_is_zero = equal(mod, 0)
+    adjust = logical_and(logical_not(mod_is_zero), not_equal(less(y, 0), less(mod, 0)))
+    mod = where(adjust, add(mod, y), where(mod_is_zero, _signed_zero(y), mod))
+    div = where(adjust, subtract(div, 1), div)
+    floor_div = floor(div)
+    floor_div = where(greater(subtract(div, floor_div), 0.5), add(floor_div, 1), floor_div)
+    quotient = true_divide(x, y)
+    floor_div = where(equal(div, 0), _signed_zero(quotient), floor_div)
+    by_zero = equal(y, 0)
+    return where(by_zero, quotient, floor_div), mod
+
+
 def floor_divide(x, y):
-    x, y = promote(x, y)
+    x, y = _numeric(x, y)
     if x.dtype.kind == "f":
-        return floor(true_divide(x, y))
+        return _float_divmod(x, y)[0]
     q = elementwise(hlo.divide, x, y)
     if x.dtype.kind == "u":
         return q
-    # Truncation rounds toward zero; numpy rounds toward -inf: step down when signs differ.
+    # Truncation rounds toward zero; numpy rounds toward -inf: step down when signs differ
+    # and the division is inexact (JAX's rule, which also fixes x // 0: see the docstring).
     r = elementwise(hlo.remainder, x, y)
-    adjust = logical_and(not_equal(r, 0), not_equal(less(r, 0), less(y, 0)))
+    adjust = logical_and(not_equal(r, 0), not_equal(sign(x), sign(y)))
     return where(adjust, subtract(q, 1), q)
 
 
 def remainder(x, y):
-    """numpy's %: the result has the sign of the divisor."""
-    x, y = promote(x, y)
-    r = elementwise(hlo.remainder, x, y)
+    """numpy's %: the result has the sign of the divisor; x % 0 is 0 for integers (numpy,
+    JAX) and NaN for floats."""
+    x, y = _numeric(x, y)
+    if x.dtype.kind == "f":
+        return _float_divmod(x, y)[1]
+    by_zero = equal(y, 0)
+    r = elementwise(hlo.remainder, x, where(by_zero, 1, y))
     if x.dtype.kind == "u":
         return r
     adjust = logical_and(not_equal(r, 0), not_equal(less(r, 0), less(y, 0)))
@@ -102,6 +168,43 @@ def remainder(x, y):
 
 
 mod = remainder
+
+
+def round(x, decimals=0):  # noqa: A001 - numpy's name
+    """numpy's round: half to even, at `decimals` digits (negative: left of the point).
+    Floats are rint(x * 10^d) / 10^d (rint(x / 10^-d) * 10^-d for d < 0), as numpy computes
+    them (float16 in float32, as JAX does); integers are unchanged for decimals >= 0 and
+    rounded exactly, in integer arithmetic, for decimals < 0."""
+    x = asarray(x)
+    decimals = int(decimals)
+    if x.dtype.kind in "biu":
+        if decimals >= 0:
+            return x
+        if x.dtype == bool:
+            x = astype(x, DEFAULT_INT)
+        factor = 10 ** -decimals
+        if factor > np.iinfo(x.dtype).max:  # |x| < factor / 2: every value rounds to 0
+            return multiply(x, 0)
+        f = astype(factor, x.dtype)
+        q = floor_divide(x, f)
+        r = subtract(x, multiply(q, f))  # 0 <= r < factor
+        rest = subtract(f, r)
+        odd = not_equal(remainder(q, 2), 0)
+        up = logical_or(greater(r, rest), logical_and(equal(r, rest), odd))
+        return multiply(where(up, add(q, 1), q), f)
+    dtype = x.dtype
+    if dtype == np.float16:
+        x = astype(x, np.float32)
+    if decimals == 0:
+        out = rint(x)
+    elif decimals > 0:
+        out = true_divide(rint(multiply(x, 10.0 ** decimals)), 10.0 ** decimals)
+    else:
+        out = multiply(rint(true_divide(x, 10.0 ** -decimals)), 10.0 ** -decimals)
+    return astype(out, dtype) if dtype == np.float16 else out
+
+
+around = round
 
 
 def power(x, y):
@@ -189,4 +292,4 @@ def isinf(x):
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in
            ("annotations", "hlo", "asarray", "astype", "elementwise", "promote", "to_float", "wrap",
-            "emit", "Tracer", "DEFAULT_FLOAT", "promote_shapes")]
+            "emit", "Tracer", "DEFAULT_FLOAT", "DEFAULT_INT", "promote_shapes", "np", "element_type")]

@@ -1,6 +1,8 @@
 """numpy's reductions (axis=None|int|tuple, negative axes, keepdims) as hlo.reduce and
 friends. Sums of bools and small integers accumulate in int32, means of integers in
-float32 (JAX's defaults)."""
+float32 (JAX's defaults). float16 sums, products, means and variances are computed in
+float32 and rounded to float16 once at the end, as JAX does (`upcast_f16_for_computation`):
+a float16 accumulator overflows past 65504 and loses every addend below 1/2048 of it."""
 
 from __future__ import annotations
 
@@ -67,14 +69,26 @@ def _sum_dtype(x: Tracer, dtype):
     return None
 
 
+_COMPUTATION_DTYPE = {np.dtype(np.float16): np.dtype(np.float32)}
+
+
+def _upcast_reduce(x: Tracer, kind: str, axis, keepdims, dtype, initial) -> Tracer:
+    """reduce(kind) in `dtype` (or x's), accumulated in float32 when that is float16."""
+    out_dtype = np.dtype(dtype) if dtype is not None else x.dtype
+    wide = _COMPUTATION_DTYPE.get(out_dtype)
+    if wide is None:
+        return reduce(x, kind, axis, keepdims, dtype, initial)
+    return astype(reduce(x, kind, axis, keepdims, wide, initial), out_dtype)
+
+
 def sum(x, axis=None, dtype=None, keepdims=False, initial=None):  # noqa: A001
     x = asarray(x)
-    return reduce(x, "add", axis, keepdims, _sum_dtype(x, dtype), initial)
+    return _upcast_reduce(x, "add", axis, keepdims, _sum_dtype(x, dtype), initial)
 
 
 def prod(x, axis=None, dtype=None, keepdims=False, initial=None):
     x = asarray(x)
-    return reduce(x, "mul", axis, keepdims, _sum_dtype(x, dtype), initial)
+    return _upcast_reduce(x, "mul", axis, keepdims, _sum_dtype(x, dtype), initial)
 
 
 def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
@@ -109,23 +123,31 @@ def _count(x: Tracer, axes) -> int:
     return n
 
 
+def _mean_dtypes(x: Tracer, dtype) -> tuple[np.dtype, np.dtype]:
+    """(result dtype, computation dtype) of mean/var: integers give float32, float16 is
+    computed in float32 (JAX's rules)."""
+    out = np.dtype(dtype) if dtype is not None else x.dtype if x.dtype.kind == "f" else DEFAULT_FLOAT
+    return out, _COMPUTATION_DTYPE.get(out, out)
+
+
 def mean(x, axis=None, dtype=None, keepdims=False):
     from .math import true_divide
     x = asarray(x)
-    if dtype is None and x.dtype.kind != "f":
-        dtype = DEFAULT_FLOAT
-    total = sum(x, axis, dtype, keepdims)
-    return true_divide(total, float(_count(x, normalize_axes(axis, x.ndim))))
+    out, wide = _mean_dtypes(x, dtype)
+    total = reduce(x, "add", axis, keepdims, wide)
+    result = true_divide(total, float(_count(x, normalize_axes(axis, x.ndim))))
+    return astype(result, out)
 
 
 def var(x, axis=None, dtype=None, ddof=0, keepdims=False):
     from .math import multiply, subtract, true_divide
     x = asarray(x)
-    if x.dtype.kind != "f":
-        x = astype(x, dtype or DEFAULT_FLOAT)
-    centered = subtract(x, mean(x, axis, dtype, keepdims=True))
+    out, wide = _mean_dtypes(x, dtype)
+    x = astype(x, wide)
+    centered = subtract(x, mean(x, axis, keepdims=True))
     n = _count(x, normalize_axes(axis, x.ndim))
-    return true_divide(sum(multiply(centered, centered), axis, dtype, keepdims), float(n - ddof))
+    result = true_divide(reduce(multiply(centered, centered), "add", axis, keepdims), float(n - ddof))
+    return astype(result, out)
 
 
 def std(x, axis=None, dtype=None, ddof=0, keepdims=False):

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith, tensor
 
-from .loops import as_index as _as_index
 from .loops import for_nest, if_else
 from .loops import index as _index
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
 from .scalar import combine
+from .slicing import clamp_start, to_index
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class IndexMapping:
     operand_batching: list       # operand dims indexed by a batch dim ...
     index_batching: list         # ... namely this dim of the index tensor
     window_operand_dims: list    # operand dims the window (offset) indices address, in order
+    unsigned: bool = False       # the index tensor's hlo type is unsigned: zero-extend, clamp unsigned
 
     def start_components(self, batch_index: list[ir.Value]) -> list[ir.Value]:
         """The index vector for `batch_index`, as index values, one per index_map entry."""
@@ -44,7 +45,7 @@ class IndexMapping:
                 position = batch_index[:self.index_vector_dim] + [_index(k)] + batch_index[self.index_vector_dim:]
             else:
                 position = list(batch_index)
-            starts.append(_as_index(tensor.extract(self.indices, position)))
+            starts.append(to_index(tensor.extract(self.indices, position), self.unsigned))
         return starts
 
     def operand_index(self, operand_rank: int, batch_index, window_index, clamp_to=None) -> list[ir.Value]:
@@ -55,7 +56,7 @@ class IndexMapping:
             d = self.index_map[k]
             if clamp_to is not None:
                 shape, sizes = clamp_to
-                start = arith.minsi(arith.maxsi(start, _index(0)), _index(shape[d] - sizes[d]))
+                start = clamp_start(start, shape[d] - sizes[d], self.unsigned)
             full[d] = arith.addi(full[d], start)
         for d_operand, d_index in zip(self.operand_batching, self.index_batching):
             position = d_index if d_index < self.index_vector_dim else d_index - 1
@@ -73,7 +74,8 @@ def lower_gather(op, sig):
     batching = list(a.get("operand_batching_dims", []))
     mapping = IndexMapping(op.operands[1], a["index_vector_dim"], list(a["start_index_map"]), batching,
                            list(a.get("start_indices_batching_dims", [])),
-                           [d for d in range(operand.rank) if d not in collapsed and d not in batching])
+                           [d for d in range(operand.rank) if d not in collapsed and d not in batching],
+                           sig.operand_unsigned(1))
     result_type = op.results[0].type
     offset_dims = list(a["offset_dims"])
     source = op.operands[0]
@@ -107,7 +109,8 @@ def lower_scatter(op, sig):
     batching = list(a.get("input_batching_dims", []))
     mapping = IndexMapping(op.operands[1], a["index_vector_dim"], list(a["scatter_dims_to_operand_dims"]),
                            batching, list(a.get("scatter_indices_batching_dims", [])),
-                           [d for d in range(operand.rank) if d not in inserted and d not in batching])
+                           [d for d in range(operand.rank) if d not in inserted and d not in batching],
+                           sig.operand_unsigned(1))
     window_dims = list(a["update_window_dims"])
     kind, et = a["kind"], operand.element_type
     update_source = op.operands[2]
@@ -118,7 +121,8 @@ def lower_scatter(op, sig):
         batch_index = [update_index[d] for d in range(updates.rank) if d not in window_dims]
         window_index = [update_index[d] for d in window_dims]
         index = mapping.operand_index(operand.rank, batch_index, window_index)
-        # XLA's rule: an update whose whole window does not fit in the input is dropped.
+        # XLA's rule: an update whose whole window does not fit in the input is dropped. (An
+        # unsigned index >= 2^63 is a negative index value here, so it is dropped too.)
         first = mapping.operand_index(operand.rank, batch_index, [_index(0)] * len(window_dims))
         last = mapping.operand_index(operand.rank, batch_index, [_index(s - 1) for s in window_sizes])
         fits = arith.andi(_in_bounds(first, operand.shape), _in_bounds(last, operand.shape))

@@ -137,14 +137,58 @@ def _abs(info, x):
 
 # Float functions that are one math-dialect op each.
 _MATH_UNARY = {
-    "exponential": math.exp, "exponential_minus_one": math.expm1, "log": math.log,
-    "log_plus_one": math.log1p, "tanh": math.tanh, "sqrt": math.sqrt, "rsqrt": math.rsqrt,
+    "exponential": math.exp, "log": math.log, "tanh": math.tanh, "sqrt": math.sqrt, "rsqrt": math.rsqrt,
     "cbrt": math.cbrt, "sine": math.sin, "cosine": math.cos, "tan": math.tan,
     "floor": math.floor, "ceil": math.ceil, "round_nearest_even": math.roundeven,
     "round_nearest_afz": math.round, "popcnt": math.ctpop, "count_leading_zeros": math.ctlz,
 }
 for _name, _fn in _MATH_UNARY.items():
     scalar(_name)(lambda info, x, _fn=_fn: _fn(x))
+
+
+def _in_f32_if_narrow(t: ir.Type, x: ir.Value, fn) -> ir.Value:
+    """fn(x, type) computed in f32 for f16/bf16 (then rounded once), in `t` otherwise."""
+    if ir.FloatType(t).width >= 32:
+        return fn(x, t)
+    f32 = ir.F32Type.get()
+    return arith.truncf(t, fn(arith.extf(f32, x), f32))
+
+
+def _log1p(x: ir.Value, t: ir.Type) -> ir.Value:
+    # Not log(1 + x) (what math.log1p becomes in convert-math-to-llvm): that loses every
+    # digit for |x| < eps. With u = 1 + x rounded, log(u) * (x / (u - 1)) is accurate to a
+    # few ulp (Goldberg 1991, Theorem 4): ln(u)/(u-1) is flat, so u's rounding error cancels.
+    # x / (u - 1) first keeps x * log(u) from overflowing for huge x.
+    u = arith.addf(const(t, 1), x)
+    u_minus_one = arith.subf(u, const(t, 1))
+    result = arith.mulf(math.log(u), arith.divf(x, u_minus_one))
+    result = arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, u_minus_one, const(t, 0)), x, result)  # tiny x, +-0
+    # +inf: inf/inf in the ratio would be NaN. (x = -1: log(0) * 1 = -inf; x < -1, NaN: NaN.)
+    return arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, u, const(t, float("inf"))), u, result)
+
+
+def _expm1(x: ir.Value, t: ir.Type) -> ir.Value:
+    # Not exp(x) - 1 (what math.expm1 becomes): with u = exp(x) rounded, (u - 1) * (x / log(u))
+    # is accurate to a few ulp (Kahan's formula; (u-1)/log(u) is flat in u). x / log(u)
+    # first keeps (u - 1) * x from overflowing near the top of the range.
+    u = math.exp(x)
+    u_minus_one = arith.subf(u, const(t, 1))
+    result = arith.mulf(u_minus_one, arith.divf(x, math.log(u)))
+    result = arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, u_minus_one, const(t, 0)), x, result)  # tiny x, +-0
+    # exp(x) rounds to 0 or below 1/2 eps: -1 exactly (log(0) = -inf would give 0 above).
+    result = arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, u_minus_one, const(t, -1)), u_minus_one, result)
+    # overflow and +inf: inf/inf in the ratio would be NaN.
+    return arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, u, const(t, float("inf"))), u, result)
+
+
+@scalar("log_plus_one")
+def _log_plus_one(info, x):
+    return _in_f32_if_narrow(info.result_type, x, _log1p)
+
+
+@scalar("exponential_minus_one")
+def _exponential_minus_one(info, x):
+    return _in_f32_if_narrow(info.result_type, x, _expm1)
 
 
 @scalar("logistic")

@@ -1,7 +1,7 @@
 """Ops that move windows of data: reverse -> linalg.generic reading `size-1-i`; slice ->
 tensor.extract_slice; dynamic_slice / dynamic_update_slice -> tensor.extract_slice /
-insert_slice at clamped run-time offsets; pad -> linalg.fill + strided insert_slice (+ a
-crop for negative edge padding)."""
+insert_slice at clamped run-time offsets (unsigned starts zero-extended and clamped
+unsigned); pad -> linalg.fill + strided insert_slice (+ a crop for negative edge padding)."""
 
 from __future__ import annotations
 
@@ -50,30 +50,46 @@ def lower_slice(op, sig):
     return [extract_slice(op.operands[0], op.results[0].type, a["start_indices"], a["strides"])]
 
 
-def clamped_offsets(start_operands, operand_shape, window_shape) -> list[ir.Value]:
-    """StableHLO's rule: each start is clamped to [0, operand dim - window dim]."""
+def clamp_start(value: ir.Value, high: int, unsigned: bool) -> ir.Value:
+    """An index-typed start clamped to [0, high]. An unsigned start is never negative: it
+    is zero-extended and compared unsigned, so a ui64 start >= 2^63 is a huge positive
+    value that clamps to `high` (a signed compare would read it as negative and give 0)."""
     index = ir.IndexType.get()
-    offsets = []
-    for start, dim, size in zip(start_operands, operand_shape, window_shape):
-        value = arith.index_cast(index, tensor.extract(start, []))
-        low = arith.constant(index, 0)
-        high = arith.constant(index, dim - size)
-        offsets.append(arith.minsi(arith.maxsi(value, low), high))
-    return offsets
+    if unsigned:
+        return arith.minui(value, arith.constant(index, high))
+    return arith.minsi(arith.maxsi(value, arith.constant(index, 0)), arith.constant(index, high))
+
+
+def to_index(value: ir.Value, unsigned: bool) -> ir.Value:
+    """An integer as an index: sign-extended, or zero-extended when its hlo type is unsigned."""
+    index = ir.IndexType.get()
+    return arith.index_castui(index, value) if unsigned else arith.index_cast(index, value)
+
+
+def clamped_offsets(start_operands, operand_shape, window_shape, unsigned=None) -> list[ir.Value]:
+    """StableHLO's rule: each start is clamped to [0, operand dim - window dim].
+    `unsigned[k]` says start k has an unsigned hlo type (signless in the lowered IR)."""
+    unsigned = unsigned or [False] * len(start_operands)
+    return [clamp_start(to_index(tensor.extract(start, []), u), dim - size, u)
+            for start, dim, size, u in zip(start_operands, operand_shape, window_shape, unsigned)]
 
 
 @lowering("dynamic_slice")
 def lower_dynamic_slice(op, sig):
     x = sig.operand_types[0]
     result_type = op.results[0].type
-    offsets = clamped_offsets(list(op.operands)[1:], x.shape, result_type.shape)
+    starts = list(op.operands)[1:]
+    offsets = clamped_offsets(starts, x.shape, result_type.shape,
+                              [sig.operand_unsigned(1 + k) for k in range(len(starts))])
     return [extract_slice(op.operands[0], result_type, offsets)]
 
 
 @lowering("dynamic_update_slice")
 def lower_dynamic_update_slice(op, sig):
     x, update = sig.operand_types[:2]
-    offsets = clamped_offsets(list(op.operands)[2:], x.shape, update.shape)
+    starts = list(op.operands)[2:]
+    offsets = clamped_offsets(starts, x.shape, update.shape,
+                              [sig.operand_unsigned(2 + k) for k in range(len(starts))])
     return [insert_slice(op.operands[1], op.operands[0], offsets)]
 
 
