@@ -175,8 +175,6 @@ def test_index_operands_keep_their_signedness(dtype, m):
         np.testing.assert_array_equal(scattered, want)
 
 
-@pytest.mark.xfail(strict=True, reason="frontend/indexing.py converts traced indices to int32 "
-                                       "(astype(DEFAULT_INT)): a uint32/uint64 index wraps negative")
 def test_jit_indexing_with_wide_unsigned_index():
     x = np.arange(300.0)
     got = mlc.jit(lambda x, i: (x[i], x[mnp.stack([i, i])]))(x, np.uint32(3_000_000_000))
@@ -390,12 +388,7 @@ def _min_max_cases():
     cases = []
     for dtype in INTS + FLOATS + [np.bool_]:
         for op in ("min", "max"):
-            marks = ()
-            if dtype == np.uint64 and op == "min":
-                marks = pytest.mark.xfail(strict=True, reason=(
-                    "hlo-fold reads the ui64 init constant 2^64-1 through "
-                    "transforms/patterns.py constant_array/_scalar as -1 (OverflowError)"))
-            cases.append(pytest.param(dtype, op, marks=marks))
+            cases.append(pytest.param(dtype, op))
     return cases
 
 

@@ -53,6 +53,29 @@ def _is_traced_scalar(item) -> bool:
     return isinstance(item, Tracer) and item.ndim == 0
 
 
+def _start_dtype(indices) -> np.dtype:
+    """The one integer type for a set of start indices (an op's starts share one type):
+    int64 when any index needs it (64-bit, or uint32 past int32's range), else int32."""
+    wide = any(np.dtype(i.dtype).itemsize == 8 or (np.dtype(i.dtype).kind == "u" and np.dtype(i.dtype).itemsize == 4)
+               for i in indices if isinstance(i, (Tracer, np.ndarray)))
+    return np.dtype(np.int64) if wide else DEFAULT_INT
+
+
+def _from_end(i: Tracer, size: int, dtype) -> Tracer:
+    """A traced index in `dtype` where negatives count from the end (numpy). An unsigned
+    index is clamped to `size` in its own type first, so 2^64-1 never wraps to -1; what
+    is still out of range is then clamped (gather, dynamic_slice) or dropped (scatter)."""
+    from .math import add, less, minimum, where
+    if i.dtype.kind == "b" or i.dtype.kind not in "iu":
+        raise IndexError(f"indices must be integers, got {i.dtype}")
+    if i.dtype.kind == "u":
+        if size <= np.iinfo(i.dtype).max:
+            i = minimum(i, asarray(np.asarray(size, i.dtype)))
+        return astype(i, dtype)
+    i = astype(i, dtype)
+    return where(less(i, 0), add(i, size), i)
+
+
 def _is_scalar_index(item) -> bool:
     return _is_traced_scalar(item) or isinstance(item, (int, np.integer))
 
@@ -102,7 +125,7 @@ def getitem(x: Tracer, index) -> Tracer:
 def _dynamic(x: Tracer, items) -> Tracer:
     """x[i] with a traced integer i: a dynamic_slice (the start clamped into range, as JAX's
     indexing does), then the indexed axes dropped; strided slices and None apply after."""
-    from .math import add, less, where
+    dtype = _start_dtype(items)
     starts, sizes, dropped, after, dim = [], [], [], [], 0
     for item in items:
         if item is None:
@@ -110,8 +133,7 @@ def _dynamic(x: Tracer, items) -> Tracer:
             continue
         size = x.shape[dim]
         if _is_traced_scalar(item):
-            i = astype(item, DEFAULT_INT)
-            starts.append(where(less(i, 0), add(i, size), i)), sizes.append(1), dropped.append(dim)
+            starts.append(_from_end(item, size, dtype)), sizes.append(1), dropped.append(dim)
         elif isinstance(item, (int, np.integer)):
             if not -size <= int(item) < size:
                 raise IndexError(f"index {int(item)} is out of bounds for axis {dim} with size {size}")
@@ -122,7 +144,7 @@ def _dynamic(x: Tracer, items) -> Tracer:
         else:  # the whole axis here, the strided slice of it afterwards
             starts.append(asarray(0)), sizes.append(size), after.append(item)
         dim += 1
-    starts = [astype(s_, DEFAULT_INT) for s_ in starts]
+    starts = [astype(s_, dtype) for s_ in starts]
     value = wrap(emit(hlo.dynamic_slice, x.value, [s_.value for s_ in starts], sizes))
     value = reshape(value, [n for d, n in enumerate(sizes) if d not in dropped])
     if any(a is None or a != slice(None) for a in after):
@@ -145,12 +167,9 @@ def _advanced(x: Tracer, items) -> Tracer:
     if positions != list(range(first, first + len(arrays))):
         raise NotImplementedError("integer-array indexing is supported for one contiguous group of "
                                   "array indices")
-    indices = broadcast_arrays(*[astype(asarray(i if isinstance(i, Tracer) else np.asarray(i)), DEFAULT_INT)
-                                 for i in arrays])
     # Negative indices count from the end, as numpy's.
-    from .math import add, less, where
     dims = list(range(first, first + len(arrays)))
-    indices = [where(less(ix, 0), add(ix, x.shape[d]), ix) for ix, d in zip(indices, dims)]
+    indices = _index_arrays(arrays, [x.shape[d] for d in dims])
     batch_shape = indices[0].shape
     from .shapes import stack
     stacked = expand_dims(indices[0], -1) if len(indices) == 1 else stack(indices, axis=-1)
@@ -161,6 +180,14 @@ def _advanced(x: Tracer, items) -> Tracer:
     return wrap(emit(hlo.gather, x.value, stacked.value, offset_dims=offset_dims,
                      collapsed_slice_dims=dims, start_index_map=dims, index_vector_dim=nb,
                      slice_sizes=slice_sizes))
+
+
+def _index_arrays(arrays, sizes) -> list[Tracer]:
+    """Integer index arrays (and integers among them) in one index type, negatives counted
+    from the end of their axis, broadcast together."""
+    arrays = [i if isinstance(i, Tracer) else asarray(np.asarray(i)) for i in arrays]
+    dtype = _start_dtype(arrays)
+    return broadcast_arrays(*[_from_end(i, size, dtype) for i, size in zip(arrays, sizes)])
 
 
 class _IndexUpdate:
@@ -185,15 +212,14 @@ class _IndexUpdate:
 
     def _scatter_window(self, items, values, kind):
         """Integers (static or traced) and step-1 slices: one window at a (traced) start."""
-        from .math import add, less, where
         from .shapes import stack
         x = self.x
+        dtype = _start_dtype(items)
         starts, window_shape, region_shape = [], [], []
         for dim, item in enumerate(items):
             size = x.shape[dim]
             if _is_traced_scalar(item):
-                i = astype(item, DEFAULT_INT)
-                starts.append(where(less(i, 0), add(i, size), i)), window_shape.append(1)
+                starts.append(_from_end(item, size, dtype)), window_shape.append(1)
             elif isinstance(item, (int, np.integer)):
                 if not -size <= int(item) < size:
                     raise IndexError(f"index {int(item)} is out of bounds for axis {dim} with size {size}")
@@ -204,7 +230,7 @@ class _IndexUpdate:
                 region_shape.append(window_shape[-1])
         values = broadcast_to(astype(asarray(values), x.dtype), tuple(region_shape))
         update = reshape(values, [1] + window_shape)
-        start = reshape(stack([astype(v, DEFAULT_INT) for v in starts]), [1, x.ndim])
+        start = reshape(stack([astype(v, dtype) for v in starts]), [1, x.ndim])
         return wrap(emit(hlo.scatter, x.value, start.value, update.value,
                          update_window_dims=list(range(1, x.ndim + 1)), inserted_window_dims=[],
                          scatter_dims_to_operand_dims=list(range(x.ndim)), index_vector_dim=1, kind=kind))
@@ -230,11 +256,8 @@ class _IndexUpdate:
         x = self.x
         dims = [k for k, i in enumerate(items) if not isinstance(i, slice)]
         arrays = [items[k] for k in dims]
-        indices = broadcast_arrays(*[astype(asarray(i if isinstance(i, Tracer) else np.asarray(i)), DEFAULT_INT)
-                                     for i in arrays])
-        from .math import add, less, where
         from .shapes import stack
-        indices = [where(less(ix, 0), add(ix, x.shape[d]), ix) for ix, d in zip(indices, dims)]
+        indices = _index_arrays(arrays, [x.shape[d] for d in dims])
         stacked = stack(indices, axis=-1)
         nb = indices[0].ndim
         window = [s for d, s in enumerate(x.shape) if d not in dims]

@@ -100,8 +100,13 @@ def _scalar(attr):
         return attr.value
     if isinstance(attr, ir.BoolAttr):
         return attr.value
+    t = ir.IntegerType(ir.IntegerAttr(attr).type)
     value = ir.IntegerAttr(attr).value
-    return bool(value) if ir.IntegerType(ir.IntegerAttr(attr).type).width == 1 else value
+    if t.width == 1:
+        return bool(value)
+    if t.is_unsigned and value < 0:  # the bindings read the bits as signed: ui64 2^64-1 is -1
+        value += 1 << t.width
+    return value
 
 
 def splat(value: ir.Value):
@@ -153,5 +158,8 @@ def splat_like(value_type: ir.Type, number) -> ir.Value:
     elif et.width == 1:
         scalar = ir.BoolAttr.get(bool(number))
     else:
-        scalar = ir.IntegerAttr.get(et, int(number))
+        # IntegerAttr.get takes the bits as a signed value: ui64 2^63 and above wrap.
+        w = ir.IntegerType(et).width
+        bits = int(number) & ((1 << w) - 1)
+        scalar = ir.IntegerAttr.get(et, bits - (1 << w) if bits >= 1 << (w - 1) else bits)
     return hlo.constant(ir.DenseElementsAttr.get_splat(t, scalar))
