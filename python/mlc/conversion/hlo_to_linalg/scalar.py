@@ -251,8 +251,17 @@ def _power(info, lhs, rhs):
     t = info.result_type
     if is_float(t):
         return math.powf(lhs, rhs)
-    if info.unsigned:  # exponents are never negative
-        return math.ipowi(lhs, rhs)
+    if info.unsigned:
+        # math.ipowi reads n as signed: for n >= 2^(w-1) (top bit set) it would give 0.
+        # x^n = x^(n without its top bit) * x^(2^(w-1)), the latter by w-1 squarings.
+        w = integer_width(t)
+        low = arith.andi(rhs, const(t, (1 << (w - 1)) - 1))
+        top = lhs
+        for _ in range(w - 1):
+            top = arith.muli(top, top)
+        high = arith.cmpi(arith.CmpIPredicate.ne, arith.andi(rhs, const(t, -(1 << (w - 1)))), const(t, 0))
+        part = math.ipowi(lhs, low)
+        return arith.select(high, arith.muli(part, top), part)
     # Integer x^n by squaring over the bits of n; n < 0 gives 0 unless |x| = 1.
     zero, one, minus_one = const(t, 0), const(t, 1), const(t, -1)
     positive = math.ipowi(lhs, arith.select(arith.cmpi(arith.CmpIPredicate.slt, rhs, zero), zero, rhs))
