@@ -121,3 +121,13 @@ def test_axis_reductions(shape, axis, op):
 def test_large_input_does_not_crash():
     x = data((4096, 4096), np.float32)
     check(lambda a: mnp.max(mnp.exp(a) + 1.0, axis=1), lambda a: np.max(np.exp(a) + 1.0, axis=1), (x,), np.float32)
+
+
+@pytest.mark.parametrize("n", [2**24 + 3, 3 * 2**22 + 5])
+def test_long_float_sum_without_lanes_does_not_saturate(n):
+    """A length that is not a multiple of the lanes used one f32 accumulator: 2^24 + 3 ones
+    summed to 2^24 (f32 stops counting there). Now the accumulator is f64."""
+    x = np.ones(n, np.float32)
+    assert float(mlc.jit(mnp.sum)(x)) == n
+    y = np.ones((2, n // 2), np.float32)
+    np.testing.assert_array_equal(mlc.jit(lambda v: mnp.sum(v, axis=1))(y), [n // 2, n // 2])

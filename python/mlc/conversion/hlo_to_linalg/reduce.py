@@ -67,9 +67,19 @@ def lower_reduce(op, sig):
     init = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(result_type)])
     n = x.shape[-1] if x.rank else 0
     identity = _identity(kind, et, unsigned) if not is_bool(et) else None
+    wide = _WIDER.get(str(et))() if kind == "add" and str(et) in _WIDER else None
     if (identity is None or not dims or dims[-1] != x.rank - 1 or n < SPLIT_THRESHOLD
             or n % LANES):
-        return [_reduce_generic(op.operands[0], x.rank, dims, init, kind, et, unsigned)]
+        if wide is None or math.prod(x.shape[d] for d in dims) < SPLIT_THRESHOLD:
+            return [_reduce_generic(op.operands[0], x.rank, dims, init, kind, et, unsigned)]
+        # A long float sum without lanes: one serial accumulator, kept in the wide type so
+        # 1e8 f32 ones sum to 1e8, not to 2^24 where f32 stops counting.
+        kept_shape = [s for d, s in enumerate(x.shape) if d not in dims]
+        wide_init = linalg.fill(arith.extf(wide, tensor.extract(op.operands[1], [])),
+                                outs=[empty(ir.RankedTensorType.get(kept_shape, wide))])
+        total = _reduce_generic(op.operands[0], x.rank, dims, wide_init, kind, wide, unsigned,
+                                convert=lambda v: arith.extf(wide, v))
+        return [_narrow(total, result_type, et)]
     kept_shape = [s for d, s in enumerate(x.shape) if d not in dims]
     chunks = CHUNKS if (dims == [x.rank - 1] and n >= CHUNK_THRESHOLD and n % (CHUNKS * LANES) == 0
                         and math.prod(kept_shape) < CHUNKS) else 1
@@ -89,7 +99,6 @@ def lower_reduce(op, sig):
     # Sums accumulate their lanes in a wider type: f32 in f64 (the lanes are memory-bound
     # anyway, and the result is more accurate than numpy's pairwise f32 sum,
     # test_vectorize.py), f16 and bf16 in f32 (as XLA does).
-    wide = _WIDER.get(str(et))() if kind == "add" and str(et) in _WIDER else None
     acc_t = wide or et
     partial_type = ir.RankedTensorType.get(partial_shape, acc_t)
     partial = _reduce_generic(split, x.rank, partial_dims,
@@ -103,9 +112,14 @@ def lower_reduce(op, sig):
     wide_result = ir.RankedTensorType.get(kept_shape, wide)
     wide_init = linalg.fill(arith.extf(wide, tensor.extract(op.operands[1], [])), outs=[empty(wide_result)])
     total = _reduce_generic(partial, len(partial_shape), last, wide_init, kind, wide, unsigned)
-    rank = len(kept_shape)
-    return [generic([total], empty(result_type), [identity_map(rank), identity_map(rank)], [PARALLEL] * rank,
-                    lambda v, _out: arith.truncf(et, v))]
+    return [_narrow(total, result_type, et)]
+
+
+def _narrow(total, result_type, et):
+    """The wide partial result rounded once to the result's element type."""
+    rank = result_type.rank
+    return generic([total], empty(result_type), [identity_map(rank), identity_map(rank)], [PARALLEL] * rank,
+                   lambda v, _out: arith.truncf(et, v))
 
 
 def _extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:
