@@ -12,8 +12,8 @@ from .frontend.tracing import ConcretizationError, TracingError, UnexpectedTrace
 from .runtime.executable import Executable
 
 # The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
-from . import lax, nn, numpy, reference, tree_util  # noqa: E402
+from . import lax, nn, numpy, random, reference, tree_util  # noqa: E402
 
-__all__ = ["lax", "nn", "numpy", "reference", "tree_util", "compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
+__all__ = ["lax", "nn", "numpy", "random", "reference", "tree_util", "compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
            "TracingError", "ConcretizationError", "UnexpectedTracerError"]
 __version__ = "0.1.0"

@@ -169,3 +169,21 @@ func.func @mean_epilogue(%x: tensor<64x32xf32>) -> tensor<64xf32> {
   %mean = "hlo.divide"(%s, %n) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   return %mean : tensor<64xf32>
 }
+
+// -----
+
+// A broadcast of a computed scalar is copied into both consumer fusions and stays in the
+// caller with the op it reads: were it fused with %n, the copies would read a value that
+// moved into another function ("func.call op using value defined outside the region").
+// CHECK-LABEL: func @copied_broadcast_stays
+// CHECK: %[[N:.*]] = "hlo.negate"(%arg1)
+// CHECK: call @copied_broadcast_stays_fusion_{{[0-9]+}}({{.*}}%[[N]]
+// CHECK: call @copied_broadcast_stays_fusion_{{[0-9]+}}({{.*}}%[[N]]
+func.func @copied_broadcast_stays(%x: tensor<4xf32>, %s: tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %n = "hlo.negate"(%s) : (tensor<f32>) -> tensor<f32>
+  %b = "hlo.broadcast_in_dim"(%n) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+  %e = "hlo.exponential"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %a = "hlo.add"(%e, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m = "hlo.multiply"(%e, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %a, %m : tensor<4xf32>, tensor<4xf32>
+}

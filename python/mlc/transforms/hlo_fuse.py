@@ -17,6 +17,8 @@ group absorbs a producer when that is legal and profitable:
   outside (kernel merging would compute them once per user);
 - `cheap_to_duplicate`: constants, iota and broadcasts of a 0-d value are the exception:
   they are copied into each consumer group, as XLA does, since re-computing them is free;
+  a copied op then stays in the caller (never a member or root of another group): its
+  copies read its operands, which must stay in the caller too;
 - a dot_general or convolution joins its elementwise consumers' group (at most one
   reduction or contraction per fusion);
 - `reduction_with_epilogue`: a reduce joins its elementwise consumers' group when they work
@@ -137,9 +139,12 @@ def _operand_producers(op):
 def form_groups(block: ir.Block, max_size: int) -> list[Group]:
     ops = [o.operation for o in block.operations]
     assigned: set = set()
+    # Ops copied into a group stay in the caller too so they never
+    # become a member or root of another group.
+    copied: set = set()
     groups: list[Group] = []
     for op in reversed(ops):
-        if op in assigned or not fusible_root(op) or len(op.regions):
+        if op in assigned or op in copied or not fusible_root(op) or len(op.regions):
             continue
         group = Group([op], [op])
         members = {op}
@@ -157,12 +162,13 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                 if not (fusible_producer(producer) or contraction or epilogue) \
                         or expensive_with_several_users(producer):
                     continue
-                if all_users_inside(producer, members):
+                if producer not in copied and all_users_inside(producer, members):
                     members.add(producer)
                     assigned.add(producer)
                     frontier.append(producer)
                 elif cheap_to_duplicate(producer) and producer not in group.copies:
                     group.copies.append(producer)
+                    copied.add(producer)
         group.members = [o for o in ops if o in members]
         if len(group.members) + len(group.copies) >= 2:  # one op alone is no fusion
             groups.append(group)
