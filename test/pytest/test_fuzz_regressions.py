@@ -1,0 +1,136 @@
+"""Minimized reproducers of the bugs mlc.fuzz found (test_fuzz.py, python -m mlc.fuzz).
+
+Each test compares compiled MLC with mlc.reference.run (or numpy) on the minimized program.
+`xfail(strict=True)` marks a bug in MLC's compiler: fix it, then drop the mark (and the
+matching KNOWN_BUGS entry of test_fuzz.py).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import mlc
+import mlc.numpy as mnp
+from mlc import reference
+from mlc.fuzz.compare import check_hlo
+
+
+def _agree(text, *inputs, tolerance=("exact",)):
+    assert check_hlo(text, list(inputs), list(tolerance)) is None
+
+
+@pytest.mark.xfail(strict=True, reason="empty slices: hlo-to-linalg emits tensor.extract_slice/"
+                   "insert_slice with a static offset equal to the dim size (size 0), which LLVM 22's "
+                   "verifier rejects ('offset 1 is out-of-bounds: 0 >= 0'); zero-size slices should fold "
+                   "to tensor.empty (or clamp the offset)")
+def test_zero_size_slice_offsets_out_of_bounds():
+    text = """func.func @main(%a: tensor<2x0xf32>) -> tensor<1x0xf32> {
+  %1 = "hlo.slice"(%a) {start_indices = array<i64: 1, 0>, limit_indices = array<i64: 2, 0>, strides = array<i64: 1, 1>} : (tensor<2x0xf32>) -> tensor<1x0xf32>
+  return %1 : tensor<1x0xf32>
+}"""
+    _agree(text, np.zeros((2, 0), np.float32))
+
+
+@pytest.mark.xfail(strict=True, reason="same root cause as test_zero_size_slice_offsets_out_of_bounds: "
+                   "reduce_window over an empty operand with padding writes it with a tensor.insert_slice "
+                   "at offset 1 of a 1-element tensor")
+def test_zero_size_reduce_window_padding():
+    text = """func.func @main(%a: tensor<0xi1>, %b: tensor<i1>) -> tensor<1xi1> {
+  %1 = "hlo.reduce_window"(%a, %b) {kind = "and", padding = dense<[[1, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 1>} : (tensor<0xi1>, tensor<i1>) -> tensor<1xi1>
+  return %1 : tensor<1xi1>
+}"""
+    _agree(text, np.zeros((0,), bool), np.array(True))
+
+
+@pytest.mark.xfail(strict=True, reason="same root cause as test_zero_size_slice_offsets_out_of_bounds, "
+                   "from the frontend: x[3:3] of a (3, 2) array")
+def test_numpy_empty_slice_at_end():
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    got = mlc.jit(lambda v: v[3:3])(x)
+    np.testing.assert_array_equal(got, x[3:3])
+
+
+@pytest.mark.xfail(strict=True, reason="reduce_window with base_dilations and low padding fails to "
+                   "compile at the default level only (opt_level=0 is right): a linalg.generic whose "
+                   "operand is 6 long where 7 is inferred, so some O2 rewrite (hlo-optimize / fusion) "
+                   "computes the padded, dilated input size differently from the lowering")
+def test_reduce_window_base_dilation_shape_mismatch():
+    text = """func.func @main(%a: tensor<3xf64>, %b: tensor<f64>) -> tensor<1xf64> {
+  %1 = "hlo.reduce_window"(%a, %b) {base_dilations = array<i64: 2>, kind = "max", padding = dense<[[2, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 6>, window_strides = array<i64: 2>} : (tensor<3xf64>, tensor<f64>) -> tensor<1xf64>
+  return %1 : tensor<1xf64>
+}"""
+    _agree(text, np.array([1.0, 2.0, 3.0]), np.array(0.0))
+
+
+@pytest.mark.xfail(strict=True, reason="constant folding of hlo.atan2 (default level only: a runtime "
+                   "atan2(0, 0) is 0) gives NaN for atan2(0, 0); StableHLO/C atan2(+0, +0) = +0: the "
+                   "folder probably computes atan(y / x)")
+def test_atan2_of_zero_constants_folds_to_nan():
+    text = """func.func @main() -> tensor<1xf32> {
+  %0 = "hlo.constant"() {value = dense<0.000000e+00> : tensor<1xf32>} : () -> tensor<1xf32>
+  %1 = "hlo.atan2"(%0, %0) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  return %1 : tensor<1xf32>
+}"""
+    assert reference.run(text)[0] == 0.0
+    _agree(text, tolerance=("transcendental",))
+
+
+@pytest.mark.xfail(strict=True, reason="an op name that is a registered dialect's prefix with an empty "
+                   "suffix (\"hlo.\") makes MLIR abort ('LLVM ERROR: hlo. created with unregistered "
+                   "dialect', SIGABRT) instead of a diagnostic; upstream parser/IRDL issue, MLC could "
+                   "reject such names before parsing")
+def test_empty_op_name_aborts():
+    prog = (
+        "import mlc\n"
+        "text = '''func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {\n"
+        "  %1 = \"hlo.\"(%a) : (tensor<2xi32>) -> tensor<2xi32>\n"
+        "  return %1 : tensor<2xi32>\n}'''\n"
+        "try:\n    mlc.compile(text)\nexcept mlc.CompileError:\n    pass\n")
+    result = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-500:]
+
+
+@pytest.mark.xfail(strict=True, reason="mnp.abs of a bool array raises TypeError ('hlo.abs: operands "
+                   "must have integer or float elements, got i1'); numpy and JAX return the array "
+                   "unchanged (jnp.abs is the identity on bool and unsigned)")
+def test_numpy_abs_of_bool():
+    x = np.array([True, False])
+    np.testing.assert_array_equal(mlc.jit(mnp.abs)(x), np.abs(x))
+
+
+@pytest.mark.xfail(strict=True, reason="same root cause as test_zero_size_slice_offsets_out_of_bounds: "
+                   "concatenating zero-size arrays inserts each piece with a tensor.insert_slice at an "
+                   "offset equal to the (zero) dim size")
+def test_numpy_concatenate_zero_size():
+    x = np.zeros((0, 0), np.uint8)
+    got = mlc.jit(lambda v: mnp.concatenate([v, v], axis=1))(x)
+    np.testing.assert_array_equal(got, np.concatenate([x, x], axis=1))
+
+
+@pytest.mark.xfail(strict=True, reason="same root cause as test_zero_size_slice_offsets_out_of_bounds: "
+                   "hlo.pad of an empty operand with a negative (cropping) edge padding")
+def test_zero_size_pad_with_crop():
+    text = """func.func @main(%a: tensor<0x3xf32>, %p: tensor<f32>) -> tensor<0x3xf32> {
+  %1 = "hlo.pad"(%a, %p) {edge_padding_high = array<i64: -2, 3>, edge_padding_low = array<i64: 2, -3>, interior_padding = array<i64: 1, 0>} : (tensor<0x3xf32>, tensor<f32>) -> tensor<0x3xf32>
+  return %1 : tensor<0x3xf32>
+}"""
+    _agree(text, np.zeros((0, 3), np.float32), np.array(1.0, np.float32))
+
+
+@pytest.mark.xfail(strict=True, reason="reduce_window over a zero-size operand (every window is padding) "
+                   "is wrong at the default level only: init=3, kind mul, a 2-wide window gives 9 (3*3) "
+                   "where the documented rule and opt_level=0 give 27 (init combined with two pads "
+                   "filled with init); some O2 rewrite of empty-operand reduce_window drops the initial "
+                   "init value (add: 6 instead of 9)")
+def test_reduce_window_empty_operand_drops_init():
+    text = """func.func @main(%a: tensor<0xi32>, %b: tensor<i32>) -> tensor<1xi32> {
+  %1 = "hlo.reduce_window"(%a, %b) {kind = "mul", padding = dense<[[1, 1]]> : tensor<1x2xi64>, window_dimensions = array<i64: 2>} : (tensor<0xi32>, tensor<i32>) -> tensor<1xi32>
+  return %1 : tensor<1xi32>
+}"""
+    a, init = np.zeros(0, np.int32), np.array(3, np.int32)
+    assert reference.run(text, a, init).tolist() == [27]
+    _agree(text, a, init)
