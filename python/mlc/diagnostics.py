@@ -3,6 +3,8 @@ mlir-opt prints them, plus the CompileError that carries them."""
 
 from __future__ import annotations
 
+import re
+
 from mlir import ir
 
 _SEVERITY = {ir.DiagnosticSeverity.ERROR: "error", ir.DiagnosticSeverity.WARNING: "warning",
@@ -71,10 +73,25 @@ def check_nesting(text: str, source_name: str = "<input>") -> None:
             depth -= 1
 
 
+# `"hlo."(...)`: a dialect prefix with no op name makes MLIR abort the process ("created
+# with unregistered dialect") instead of reporting an error.
+_EMPTY_OP_NAME = re.compile(r'"([A-Za-z_][\w$]*)\."\s*\(')
+
+
+def check_op_names(text: str, source_name: str = "<input>") -> None:
+    match = _EMPTY_OP_NAME.search(text)
+    if match:
+        line = text.count("\n", 0, match.start()) + 1
+        col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        raise CompileError(f"{source_name}:{line}:{col}: error: op name '{match.group(1)}.' has no "
+                           f"name after the dialect prefix")
+
+
 def parse_module(text: str, context: ir.Context, source_name: str = "<input>") -> ir.Module:
     """Parses `text` (a module, or top-level ops that form one); a syntax or verifier error
     raises CompileError with `source_name:line:col`."""
     check_nesting(text, source_name)
+    check_op_names(text, source_name)
     try:
         with context:
             return ir.Module.parse(text)

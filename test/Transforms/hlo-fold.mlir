@@ -108,3 +108,15 @@ func.func @folded_operands_are_erased() -> tensor<4xf32> {
   return %1 : tensor<4xf32>
 }
 
+
+// -----
+
+// atan2 of two zeros folds to 0 as in C (upstream's math.atan2 folder would say NaN).
+// CHECK-LABEL: func @atan2_of_zeros
+// CHECK-NEXT: %[[C:.*]] = "hlo.constant"() {value = dense<0.000000e+00> : tensor<2xf32>}
+// CHECK-NEXT: return %[[C]]
+func.func @atan2_of_zeros() -> tensor<2xf32> {
+  %0 = "hlo.constant"() {value = dense<0.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %1 = "hlo.atan2"(%0, %0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %1 : tensor<2xf32>
+}

@@ -73,7 +73,15 @@ def right_shift(x, y):
 
 
 negative = _unary(hlo.negate)
-abs = _unary(hlo.abs)  # noqa: A001 - numpy's name
+_abs = _unary(hlo.abs)
+
+
+def abs(x):  # noqa: A001 - numpy's name
+    """|x|; the identity on booleans (as numpy and JAX; hlo.abs takes numbers only)."""
+    x = asarray(x)
+    return x if x.dtype == np.bool_ else _abs(x)
+
+
 absolute = abs
 sign = _unary(hlo.sign)
 invert = _unary(hlo.not_)

@@ -10,12 +10,9 @@ from __future__ import annotations
 import re
 
 KNOWN_BUGS = {
-    "test_zero_size_slice_offsets_out_of_bounds": r"offset \d+ is out-of-bounds: \d+ >= \d+",
     "test_reduce_window_base_dilation_shape_mismatch":
         r"linalg.generic' op inferred input/output operand #\d+ has shape",
-    "test_empty_op_name_aborts": r'"hlo\."\(',  # a crash (SIGABRT): matched on the reproducer
     "test_reduce_window_empty_operand_drops_init": r"^$",  # a mismatch: matched in known() below
-    "test_numpy_abs_of_bool": r"hlo.abs: operands must have integer or float elements, got i1",
 }
 
 

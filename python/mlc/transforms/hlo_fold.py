@@ -52,6 +52,13 @@ def _multiply(a, x, y, out):
     return x & y if x.dtype == np.bool_ else x * y
 
 
+@evaluates("atan2")
+def _atan2(a, x, y, out):
+    """atan2(y, x) as C's: atan2(+-0, +-0) is +-0 or +-pi. (Folded here, before the upstream
+    math.atan2 folder, which answers NaN for two zeros, can see constants.)"""
+    return np.arctan2(x, y)
+
+
 @evaluates("divide")
 def _divide(a, x, y, out):
     if x.dtype.kind == "f":

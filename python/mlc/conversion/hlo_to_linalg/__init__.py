@@ -18,7 +18,7 @@ from ...dialects.hlo.verify import hlo_ops_in, signature_of
 from ...transforms.pass_base import Pass, PassError, apply_patterns
 from . import (constant, convolution, dot, elementwise, indexing, reduce, shape,  # noqa: F401
                slicing, sort)  # (importing registers the lowerings)
-from .registry import LOWERINGS
+from .registry import LOWERINGS, empty
 
 
 @dataclass(frozen=True)
@@ -57,10 +57,15 @@ def _rewrite_with(lower):
     def pattern(op, rewriter):
         sig = signature_of(op.operation)
         with rewriter.ip, op.location:
-            view = SignlessView([_cast(v, signless(v.type)) for v in op.operands],
-                                [_Result(signless(r.type)) for r in op.results], op.location)
-            values = lower(view, _signless_signature(sig, op))
-            values = [_cast(v, r.type) for v, r in zip(values, op.results)]
+            if all(0 in r.type.shape for r in op.results):
+                # No element to compute: the lowerings' slices of empty tensors would have
+                # offsets past the (zero) size, which tensor's verifier rejects.
+                values = [_cast(empty(signless(r.type)), r.type) for r in op.results]
+            else:
+                view = SignlessView([_cast(v, signless(v.type)) for v in op.operands],
+                                    [_Result(signless(r.type)) for r in op.results], op.location)
+                values = lower(view, _signless_signature(sig, op))
+                values = [_cast(v, r.type) for v, r in zip(values, op.results)]
         rewriter.replace_op(op, values)
         return True
     pattern.__name__ = lower.__name__
