@@ -29,6 +29,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-async-parallel": "mlc.codegen.parallel:AsyncParallel",
     "mlc-blas": "mlc.codegen.blas:Blas",
     "mlc-row-fusion": "mlc.codegen.row_fusion:RowFusion",
+    "mlc-split-functions": "mlc.conversion.split_functions:SplitFunctions",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
     "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",

@@ -20,7 +20,11 @@ parallel over R rows, every operand it writes and every operand an earlier kerne
 group wrote is indexed by that loop as its dimension 0 (so row r reads only row r of its
 producers), other inputs may be read whole (a broadcast bias). View ops between kernels
 (expand_shape, collapse_shape, subview keeping dimension 0) and allocs move before the loop. A run of
-two or more such kernels with the same R, and at least MIN_ROWS rows, is fused. Run it
+two or more such kernels with the same R, and at least MIN_ROWS rows, is fused, when a row
+is more than one element (some kernel has an inner loop): a run of 1-D kernels is left as
+separate vector loops, since on one-element rows every kernel would be scalar code and the
+whole run one straight-line loop body (LLVM's register allocator and two-address pass are
+superlinear in a block's size: a 1,600-op 1-D chain took 6 s of LLVM time, 3,200 ops 19 s). Run it
 before mlc-preallocate-temporaries: the loop is then one op for the live ranges, so no two
 temporaries of the group share bytes across rows.
 """
@@ -94,6 +98,13 @@ def _uses_dim(expr: ir.AffineExpr, dim: int) -> bool:
     return False
 
 
+def _loop_count(op) -> int:
+    """How many loops a kernel has (a fill or copy: its output's rank)."""
+    if op.name == "linalg.generic":
+        return len(op.attributes["iterator_types"])
+    return ir.MemRefType(op.operands[-1].type).rank
+
+
 def _rows(entries) -> int | None:
     rows = {ir.MemRefType(v.type).shape[0] for v, _, indexed in entries if indexed}
     return rows.pop() if len(rows) == 1 else None
@@ -138,7 +149,8 @@ def _groups(block) -> list[_Group]:
 
     def close():
         nonlocal current
-        if current is not None and len(current.kernels) >= 2 and current.rows >= MIN_ROWS:
+        if (current is not None and len(current.kernels) >= 2 and current.rows >= MIN_ROWS
+                and any(_loop_count(k) >= 2 for k in current.kernels)):
             groups.append(current)
         current = None
 

@@ -19,6 +19,7 @@ from .distinct_results import DistinctResults
 from .preallocate_temporaries import PreallocateTemporaries
 from .readonly_arguments import ReadonlyArguments
 from .signless import Signless
+from .split_functions import SplitFunctions
 
 # Inside each function, and so inside each fusion function hlo-fuse made: merge
 # producer/consumer linalg.generics so a loop or input fusion becomes one loop nest.
@@ -94,7 +95,9 @@ class BuffersToLLVM(PassPipeline):
     name = "mlc-buffers-to-llvm"
 
     def passes(self) -> list[Pass]:
-        return [UpstreamPasses(",".join(_TO_LLVM))]
+        # A big function's loop nests become several functions first: LLVM is superlinear in
+        # the size of a function's blocks.
+        return [SplitFunctions(), UpstreamPasses(",".join(_TO_LLVM))]
 
 
 @dataclass(frozen=True)

@@ -138,8 +138,9 @@ def _operand_producers(op):
 
 def form_groups(block: ir.Block, max_size: int) -> list[Group]:
     ops = [o.operation for o in block.operations]
+    position = {op: i for i, op in enumerate(ops)}
     assigned: set = set()
-    # Ops copied into a group stay in the caller too so they never
+    # Ops copied into a group stay in the caller too, so they never
     # become a member or root of another group.
     copied: set = set()
     groups: list[Group] = []
@@ -169,26 +170,34 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                 elif cheap_to_duplicate(producer) and producer not in group.copies:
                     group.copies.append(producer)
                     copied.add(producer)
-        group.members = [o for o in ops if o in members]
+        group.members = sorted(members, key=position.__getitem__)  # program order
         if len(group.members) + len(group.copies) >= 2:  # one op alone is no fusion
             groups.append(group)
-    return merge_siblings(list(reversed(groups)), ops, max_size)
+    return merge_siblings(list(reversed(groups)), ops, max_size, position)
 
 
 # Sibling fusion pays when the shared input is big enough to matter.
 SIBLING_MIN_ELEMENTS = 1024
 
 
+def _inputs(g: Group) -> set:
+    """The values a group reads from outside it."""
+    inside = set(g.members) | set(g.copies)
+    return {v for op in g.ops() for v in op.operands
+            if not (isinstance(v.owner, (ir.OpView, ir.Operation)) and v.owner.operation in inside)}
+
+
+def _is_large(value: ir.Value) -> bool:
+    t = value.type
+    return isinstance(t, ir.RankedTensorType) and t.has_static_shape and math.prod(t.shape) >= SIBLING_MIN_ELEMENTS
+
+
+def _large_inputs(g: Group) -> set:
+    return {v for v in _inputs(g) if _is_large(v)}
+
+
 def _shared_large_input(a: Group, b: Group) -> bool:
-    def inputs(g):
-        inside = set(g.members) | set(g.copies)
-        return {v for op in g.ops() for v in op.operands
-                if not (isinstance(v.owner, (ir.OpView, ir.Operation)) and v.owner.operation in inside)}
-    for value in inputs(a) & inputs(b):
-        t = value.type
-        if isinstance(t, ir.RankedTensorType) and t.has_static_shape and math.prod(t.shape) >= SIBLING_MIN_ELEMENTS:
-            return True
-    return False
+    return bool(_large_inputs(a) & _large_inputs(b))
 
 
 def _downstream(group: Group) -> set:
@@ -205,14 +214,16 @@ def _downstream(group: Group) -> set:
     return seen
 
 
-def siblings_can_merge(a: Group, b: Group, position: dict, max_size: int) -> bool:
+def siblings_can_merge(a: Group, b: Group, position: dict, max_size: int,
+                       shares_large_input: bool | None = None) -> bool:
     """Multi-output (sibling) fusion: two fusions reading the same large input merge into one
     with two results when neither depends on the other (no cycle), the merged group fits
     `max_size` and holds at most one reduction or contraction per sibling, and one call
-    site works: after every input of both, before every outside use of either."""
+    site works: after every input of both, before every outside use of either.
+    (`shares_large_input`, when the caller knows it already, saves recomputing it.)"""
     if len(a.members) + len(b.members) + len(a.copies) + len(b.copies) > max_size:
         return False
-    if not _shared_large_input(a, b):
+    if not (_shared_large_input(a, b) if shares_large_input is None else shares_large_input):
         return False
     if set(b.members) & _downstream(a) or set(a.members) & _downstream(b):
         return False
@@ -230,19 +241,40 @@ def siblings_can_merge(a: Group, b: Group, position: dict, max_size: int) -> boo
     return True
 
 
-def merge_siblings(groups: list[Group], ops: list, max_size: int) -> list[Group]:
-    """Greedily merges sibling groups (see siblings_can_merge), in program order."""
-    position = {op: i for i, op in enumerate(ops)}
+def merge_siblings(groups: list[Group], ops: list, max_size: int,
+                   position: dict | None = None) -> list[Group]:
+    """Greedily merges sibling groups (see siblings_can_merge), in program order: each group
+    merges into the first earlier (merged) group it can.
+
+    Only groups that share a large input can merge, so the candidates of a group are found
+    through an index from each large input to the merged groups that read it (in merged
+    order), instead of testing every pair: linear in the number of groups when they share
+    nothing (a function with a thousand small results)."""
+    if position is None:
+        position = {op: i for i, op in enumerate(ops)}
     merged: list[Group] = []
+    large: list[set] = []                # large inputs of merged[i]
+    readers: dict = {}                   # large input -> indices into merged, ascending
     for group in groups:
-        for existing in merged:
-            if siblings_can_merge(existing, group, position, max_size):
+        group_large = _large_inputs(group)
+        candidates = sorted(i for i in {i for v in group_large for i in readers.get(v, ())}
+                            if large[i] & group_large)  # (a merge may have made v internal)
+        for i in candidates:
+            existing = merged[i]
+            if siblings_can_merge(existing, group, position, max_size, shares_large_input=True):
                 existing.roots = sorted(existing.roots + group.roots, key=position.__getitem__)
                 existing.members = sorted(set(existing.members) | set(group.members), key=position.__getitem__)
                 existing.copies += [c for c in group.copies if c not in existing.copies]
+                now = _large_inputs(existing)  # a copy of one sibling may feed the other
+                for v in now - large[i]:
+                    readers.setdefault(v, []).append(i)
+                large[i] = now
                 break
         else:
             merged.append(group)
+            large.append(group_large)
+            for v in group_large:
+                readers.setdefault(v, []).append(len(merged) - 1)
     return merged
 
 

@@ -1,0 +1,46 @@
+// RUN: mlc-opt %s --mlc-split-functions="budget=8 min-function-ops=10" | FileCheck %s
+// RUN: mlc-opt %s --mlc-split-functions | FileCheck %s --check-prefix=SMALL
+
+// Two loops of 6 nested ops each are over a budget of 8: each becomes a private noinline
+// function called in its place; the buffers it reads are its arguments, the constant it
+// uses is cloned into it, and the ops that have results (the alloc) stay in the caller.
+// CHECK-LABEL: func.func @two_loops
+// CHECK:   %[[T:.*]] = memref.alloc()
+// CHECK:   call @two_loops_part_0(%arg0, %[[T]])
+// CHECK:   call @two_loops_part_1(%[[T]], %arg1)
+// CHECK:   memref.dealloc %[[T]]
+// CHECK:   return
+// CHECK: func.func private @two_loops_part_1(%{{.*}}: memref<64xf32>, %{{.*}}: memref<64xf32>) attributes {passthrough = ["noinline"]}
+// CHECK:   arith.constant 2.0
+// CHECK:   scf.for
+// CHECK:     arith.mulf
+// CHECK: func.func private @two_loops_part_0(
+// CHECK:   scf.for
+// CHECK:     arith.addf
+// The defaults leave a function this small whole.
+// SMALL-LABEL: func.func @two_loops
+// SMALL-NOT: call
+// SMALL: scf.for
+// SMALL: scf.for
+// SMALL-NOT: func.func private
+func.func @two_loops(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %two = arith.constant 2.0 : f32
+  %t = memref.alloc() : memref<64xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %x[%i] : memref<64xf32>
+    %b = arith.addf %a, %a : f32
+    %c = arith.addf %b, %a : f32
+    memref.store %c, %t[%i] : memref<64xf32>
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %t[%i] : memref<64xf32>
+    %b = arith.mulf %a, %two : f32
+    %c = arith.mulf %b, %a : f32
+    memref.store %c, %y[%i] : memref<64xf32>
+  }
+  memref.dealloc %t : memref<64xf32>
+  return
+}
