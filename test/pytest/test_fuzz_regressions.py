@@ -48,10 +48,6 @@ def test_numpy_empty_slice_at_end():
     np.testing.assert_array_equal(got, x[3:3])
 
 
-@pytest.mark.xfail(strict=True, reason="reduce_window with base_dilations and low padding fails to "
-                   "compile at the default level only (opt_level=0 is right): a linalg.generic whose "
-                   "operand is 6 long where 7 is inferred, so some O2 rewrite (hlo-optimize / fusion) "
-                   "computes the padded, dilated input size differently from the lowering")
 def test_reduce_window_base_dilation_shape_mismatch():
     text = """func.func @main(%a: tensor<3xf64>, %b: tensor<f64>) -> tensor<1xf64> {
   %1 = "hlo.reduce_window"(%a, %b) {base_dilations = array<i64: 2>, kind = "max", padding = dense<[[2, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 6>, window_strides = array<i64: 2>} : (tensor<3xf64>, tensor<f64>) -> tensor<1xf64>

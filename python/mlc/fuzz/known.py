@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 
 KNOWN_BUGS = {
-    "test_reduce_window_base_dilation_shape_mismatch":
-        r"linalg.generic' op inferred input/output operand #\d+ has shape",
     "test_reduce_window_empty_operand_drops_init": r"^$",  # a mismatch: matched in known() below
 }
 

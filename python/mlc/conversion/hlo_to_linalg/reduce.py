@@ -17,7 +17,7 @@ from ...dialects.hlo.types import is_bool, is_float
 from .registry import (PARALLEL, REDUCTION, empty, generic, generic_n, identity_map, loop_index,
                        lowering, projection)
 from .scalar import combine, const
-from .slicing import pad_tensor
+from .slicing import extract_slice, pad_tensor
 
 
 # A long reduction along the innermost dim is split into LANES partial results: a serial
@@ -184,6 +184,13 @@ def lower_reduce_window(op, sig):
         source = pad_tensor(source, init_scalar, [lo for lo, _ in padding], [hi for _, hi in padding],
                             [b - 1 for b in base])
     result_type = op.results[0].type
+    # Only the elements some window reads: then the loops cover the input exactly, which
+    # upstream's unit-dim folding assumes (a tail past the last window made it build a
+    # generic with mismatched operand sizes).
+    source_type = ir.RankedTensorType(source.type)
+    read = [(o - 1) * s + (w - 1) * d + 1 for o, s, w, d in zip(result_type.shape, strides, window, dilations)]
+    if read != list(source_type.shape):
+        source = extract_slice(source, ir.RankedTensorType.get(read, source_type.element_type), [0] * rank)
     init = linalg.fill(init_scalar, outs=[empty(result_type)])
     # Loops: output dims 0..rank-1, then window dims rank..2*rank-1. The window's extent comes
     # from a shape-only operand (never read), as linalg's pooling ops do.
