@@ -82,9 +82,6 @@ def test_numpy_abs_of_bool():
     np.testing.assert_array_equal(mlc.jit(mnp.abs)(x), np.abs(x))
 
 
-@pytest.mark.xfail(strict=True, reason="same root cause as test_zero_size_slice_offsets_out_of_bounds: "
-                   "concatenating zero-size arrays inserts each piece with a tensor.insert_slice at an "
-                   "offset equal to the (zero) dim size")
 def test_numpy_concatenate_zero_size():
     x = np.zeros((0, 0), np.uint8)
     got = mlc.jit(lambda v: mnp.concatenate([v, v], axis=1))(x)
@@ -112,3 +109,11 @@ def test_reduce_window_empty_operand_drops_init():
     a, init = np.zeros(0, np.int32), np.array(3, np.int32)
     assert reference.run(text, a, init).tolist() == [27]
     _agree(text, a, init)
+
+
+@pytest.mark.parametrize("shapes, axis", [(((0, 3), (2, 3)), 0), (((2, 0), (2, 0)), 1), (((0, 0), (0, 0)), 0),
+                                          (((2, 3), (0, 3), (1, 3)), 0)])
+def test_numpy_concatenate_with_empty_pieces(shapes, axis):
+    arrays = [np.arange(int(np.prod(s)), dtype=np.float32).reshape(s) for s in shapes]
+    got = mlc.jit(lambda *xs: mnp.concatenate(list(xs), axis=axis))(*arrays)
+    np.testing.assert_array_equal(got, np.concatenate(arrays, axis=axis))

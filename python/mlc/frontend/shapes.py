@@ -109,10 +109,14 @@ def _concat(arrays, axis) -> Tracer:
         if a.ndim != first.ndim or any(s != t for d, (s, t) in enumerate(zip(a.shape, first.shape)) if d != axis):
             raise ValueError(f"all the input array dimensions except for the concatenation axis must "
                              f"match exactly, got shapes {[x.shape for x in arrays]}")
-    if len(arrays) == 1:
-        return first
     shape = list(first.shape)
     shape[axis] = sum(a.shape[axis] for a in arrays)
+    if 0 in shape:  # nothing to copy: tensor.concat's slices of it would be out of bounds
+        from .core import constant
+        return constant(np.zeros(shape, first.dtype))
+    arrays = [a for a in arrays if a.shape[axis]]  # empty pieces add nothing
+    if len(arrays) == 1:
+        return arrays[0]
     from .core import element_type
     from mlir import ir
     result_type = ir.RankedTensorType.get(shape, element_type(first.dtype))
