@@ -101,7 +101,9 @@ def pad_tensor(source: ir.Value, pad_scalar: ir.Value, low, high, interior) -> i
                     for lo, hi, inner, n in zip(low, high, interior, t.shape)]
     padded_type = ir.RankedTensorType.get(padded_shape, t.element_type)
     fill = linalg.fill(pad_scalar, outs=[empty(padded_type)])
-    padded = insert_slice(source, fill, [max(lo, 0) for lo in low], [inner + 1 for inner in interior])
+    # An empty source adds nothing (and an insert at an offset equal to a size is invalid).
+    padded = fill if 0 in t.shape else insert_slice(source, fill, [max(lo, 0) for lo in low],
+                                                    [inner + 1 for inner in interior])
     result_shape = [size - max(-lo, 0) - max(-hi, 0) for size, lo, hi in zip(padded_shape, low, high)]
     if result_shape == padded_shape:
         return padded
