@@ -117,3 +117,22 @@ def test_dropping_a_jit_object_frees_its_executables():
     del f
     gc.collect()
     assert len(executable_module._LIVE) == live_before
+
+
+def test_threads_are_bounded_however_many_signatures_are_cached():
+    # Each compile's context has a pass-manager thread pool; a cached executable must not
+    # keep it. Parallel calls share the one async-runtime pool of the process.
+    out = run_script("""
+    import os, numpy as np, mlc, mlc.numpy as mnp
+    threads = lambda: len(os.listdir(f"/proc/{os.getpid()}/task"))
+    f = mlc.jit(lambda x: mnp.sum(mnp.tanh(x) * 2.0, axis=0))
+    counts = []
+    for n in range(1, 17):
+        f(np.ones((1024, 256 + n), np.float32))     # big enough to run parallel loops
+        counts.append(threads())
+    print(counts[3], counts[-1], os.cpu_count())
+    """)
+    assert out.returncode == 0, out.stderr
+    after_four, after_sixteen, cpus = map(int, out.stdout.split())
+    assert after_sixteen == after_four, (after_four, after_sixteen)
+    assert after_sixteen <= 2 + 2 * cpus

@@ -54,6 +54,10 @@ class Executable:
         if not address:
             raise RuntimeError(f"the compiled module has no C interface for '{entry}'")
         self._fn = _PACKED_FN(address)
+        # Compiling is over: stop the context's pass-manager threads. Otherwise every cached
+        # executable would keep its own idle workers (2 per signature on 2 cores). Calls run
+        # parallel loops on the one process-wide async runtime pool (see libraries.py).
+        llvm_module.context.enable_multithreading(False)
         self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
         self._output_bytes = [math.prod(s.shape) * s.dtype.itemsize for s in self.outputs]
         self._scratch = _scratch_buffer(llvm_module, entry)
