@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from .hlo_dce import is_pure
-from .pass_base import Pass
-from .verify import fail_on_invalid_hlo
+from .verify import HloGraphPass
 
 
 def _key(op):
@@ -43,7 +42,7 @@ def common_subexpressions(op: ir.Operation, visible: dict) -> int:
 
 
 @dataclass(frozen=True)
-class HloCse(Pass):
+class HloCse(HloGraphPass):
     """Merges hlo ops that compute the same expression (same op, operands, attributes, types).
 
     Expects and produces hlo with func/scf/tensor; regions see the expressions of the blocks
@@ -53,5 +52,5 @@ class HloCse(Pass):
     name = "hlo-cse"
 
     def run(self, module: ir.Operation) -> None:
-        fail_on_invalid_hlo(module)
+        self.check_input(module)
         common_subexpressions(module, {})

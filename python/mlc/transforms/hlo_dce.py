@@ -6,8 +6,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from .pass_base import Pass
-from .verify import fail_on_invalid_hlo
+from .verify import HloGraphPass
 
 # Ops without side effects that MLC may delete: every hlo op, and tensor.concat.
 def is_pure(op) -> bool:
@@ -33,7 +32,7 @@ def dead_code_elimination(root: ir.Operation) -> int:
 
 
 @dataclass(frozen=True)
-class HloDce(Pass):
+class HloDce(HloGraphPass):
     """Removes hlo ops (and tensor.concat) whose results are unused.
 
     Expects and produces hlo with func/scf/tensor. Upstream ops are left to upstream passes.
@@ -42,5 +41,5 @@ class HloDce(Pass):
     name = "hlo-dce"
 
     def run(self, module: ir.Operation) -> None:
-        fail_on_invalid_hlo(module)
+        self.check_input(module)
         dead_code_elimination(module)

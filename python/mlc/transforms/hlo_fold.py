@@ -17,9 +17,8 @@ from ..dialects import hlo
 from ..dialects.hlo.verify import signature_of
 from ..dtypes import NUMPY_TO_MLIR, numpy_dtype
 from .hlo_dce import dead_code_elimination
-from .pass_base import Pass
 from .patterns import constant_array
-from .verify import fail_on_invalid_hlo
+from .verify import HloGraphPass
 
 Evaluator = Callable[..., np.ndarray]
 EVALUATORS: dict[str, Evaluator] = {}
@@ -279,7 +278,7 @@ def fold_constants(root: ir.Operation, size_limit: int) -> int:
 
 
 @dataclass(frozen=True)
-class HloFold(Pass):
+class HloFold(HloGraphPass):
     """Folds hlo ops whose operands are all constants into constants (numpy, StableHLO rules).
 
     Expects and produces hlo with func/scf/tensor; constants left unused are erased. Option: size-limit, the largest result
@@ -294,6 +293,6 @@ class HloFold(Pass):
             raise ValueError(f"option size-limit must be >= 0, got {self.size_limit}")
 
     def run(self, module: ir.Operation) -> None:
-        fail_on_invalid_hlo(module)
+        self.check_input(module)
         if fold_constants(module, self.size_limit):
             dead_code_elimination(module)  # the folded ops' constant operands, now unused

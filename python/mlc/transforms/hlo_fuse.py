@@ -51,8 +51,7 @@ from mlir.dialects import func
 
 from ..dialects.hlo.ops import OPS
 from .hlo_dce import unused
-from .pass_base import Pass
-from .verify import fail_on_invalid_hlo
+from .verify import HloGraphPass
 
 FUSION_KIND = "hlo.fusion_kind"
 _ELEMENTWISE_FAMILIES = {"elementwise-unary", "elementwise-binary", "predicate", "compare", "select",
@@ -279,7 +278,7 @@ def merge_siblings(groups: list[Group], ops: list, max_size: int,
 
 
 @dataclass(frozen=True)
-class HloFuse(Pass):
+class HloFuse(HloGraphPass):
     """Groups hlo ops into fusions (outlined functions tagged loop/input/output).
 
     Expects hlo in func.func bodies. Produces: the same, with each fusion moved into a
@@ -295,7 +294,7 @@ class HloFuse(Pass):
             raise ValueError(f"option max-size must be >= 2, got {self.max_size}")
 
     def run(self, module: ir.Operation) -> None:
-        fail_on_invalid_hlo(module)
+        self.check_input(module)
         fuse_module(module, self.max_size)
 
 

@@ -11,12 +11,11 @@ from .hlo_cse import common_subexpressions
 from .hlo_dce import dead_code_elimination
 from .hlo_fold import HloFold, fold_constants
 from .hlo_simplify import HloSimplify
-from .pass_base import Pass
-from .verify import fail_on_invalid_hlo
+from .verify import HloGraphPass
 
 
 @dataclass(frozen=True)
-class HloOptimize(Pass):
+class HloOptimize(HloGraphPass):
     """hlo-simplify, hlo-fold, hlo-cse and hlo-dce to a fixed point (bounded).
 
     Expects and produces hlo with func/scf/tensor. Options: max-iterations (default 8),
@@ -34,8 +33,8 @@ class HloOptimize(Pass):
         HloFold(size_limit=self.size_limit)  # hlo-fold's own check of the option
 
     def run(self, module: ir.Operation) -> None:
-        fail_on_invalid_hlo(module)
-        simplify = HloSimplify(fast_math=self.fast_math)
+        self.check_input(module)
+        simplify = HloSimplify(fast_math=self.fast_math, verify_input=False)
         for _ in range(self.max_iterations):
             changes = simplify.rewrite(module)
             changes += fold_constants(module, self.size_limit)

@@ -12,13 +12,12 @@ from mlir import ir
 
 from . import simplify  # noqa: F401  (registers the patterns)
 from .hlo_dce import dead_code_elimination
-from .pass_base import Pass
 from .patterns import SIMPLIFY_PATTERNS, PatternContext, apply_rewrite_patterns
-from .verify import fail_on_invalid_hlo
+from .verify import HloGraphPass
 
 
 @dataclass(frozen=True)
-class HloSimplify(Pass):
+class HloSimplify(HloGraphPass):
     """Algebraic simplification of hlo ops (x*1 -> x, transpose of transpose, ...).
 
     Expects and produces hlo (with func/scf/tensor around it); ops left unused are erased.
@@ -29,11 +28,12 @@ class HloSimplify(Pass):
     fast_math: bool = False
 
     def run(self, module: ir.Operation) -> None:
+        self.check_input(module)
         # As upstream canonicalize: ops a rewrite left without users go too (IRDL ops have
         # no side-effect interface, so the greedy driver cannot know they are dead).
         if self.rewrite(module):
             dead_code_elimination(module)
 
     def rewrite(self, module: ir.Operation) -> int:
-        fail_on_invalid_hlo(module)
+        """One round of the patterns on valid hlo; the number of rewrites."""
         return apply_rewrite_patterns(module, SIMPLIFY_PATTERNS, PatternContext(self.fast_math))
