@@ -30,6 +30,8 @@ _REGISTRY: dict[str, str] = {
     "mlc-blas": "mlc.codegen.blas:Blas",
     "mlc-row-fusion": "mlc.codegen.row_fusion:RowFusion",
     "mlc-split-functions": "mlc.conversion.split_functions:SplitFunctions",
+    "mlc-unroll-budget": "mlc.conversion.unroll_budget:UnrollBudget",
+    "mlc-loop-annotations": "mlc.conversion.unroll_budget:LoopAnnotations",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
     "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",

@@ -1,16 +1,20 @@
 // RUN: mlc-opt %s --split-input-file --mlc-lower-to-llvm | FileCheck %s
 
 // Results become caller-allocated out-params; the C interface wrapper is emitted; nothing
-// but the llvm dialect remains. The CPU strategies ran: tanh is vector arithmetic.
+// but the llvm dialect remains. The CPU strategies ran: tanh is a call of the vector
+// approximation (no libm tanhf), an alwaysinline function of vector arithmetic.
 // CHECK-LABEL: llvm.func @dps_result
 // CHECK-SAME: attributes {llvm.emit_c_interface}
 // CHECK-NOT: llvm.call @malloc
-// CHECK-NOT: tanh
-// CHECK: llvm.intr.fabs({{.*}}) : (vector<8xf32>) -> vector<8xf32>
+// CHECK-NOT: tanhf
+// CHECK: llvm.call @__mlc_tanh_v8f32({{.*}}) : (vector<8xf32>) -> vector<8xf32>
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func @_mlir_ciface_dps_result
 // CHECK-NOT: linalg.
 // CHECK-NOT: memref.
+// CHECK-LABEL: llvm.func @__mlc_tanh_v8f32
+// CHECK-SAME: passthrough = ["alwaysinline"]
+// CHECK: llvm.intr.fabs({{.*}}) : (vector<8xf32>) -> vector<8xf32>
 func.func @dps_result(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = tensor.empty() : tensor<8xf32>
   %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%0 : tensor<8xf32>) {

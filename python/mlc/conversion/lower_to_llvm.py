@@ -20,6 +20,7 @@ from .preallocate_temporaries import PreallocateTemporaries
 from .readonly_arguments import ReadonlyArguments
 from .signless import Signless
 from .split_functions import SplitFunctions
+from .unroll_budget import LoopAnnotations, UnrollBudget
 
 # Inside each function, and so inside each fusion function hlo-fuse made: merge
 # producer/consumer linalg.generics so a loop or input fusion becomes one loop nest.
@@ -50,6 +51,9 @@ _TO_LLVM = [
     # Subviews must be expanded before LLVM conversion, or translation meets unrealized casts.
     "expand-strided-metadata",
     "lower-affine",
+]
+# (mlc-unroll-budget runs here, on the loops: scf-to-cf carries its marks onto the back edges.)
+_LOOPS_TO_LLVM = [
     "convert-scf-to-cf",
     # tanh and friends have no LLVM intrinsic: math-to-libm turns what math-to-llvm leaves into calls.
     # Integer powers (math.ipowi) have no LLVM lowering: outline them as loop functions.
@@ -97,7 +101,8 @@ class BuffersToLLVM(PassPipeline):
     def passes(self) -> list[Pass]:
         # A big function's loop nests become several functions first: LLVM is superlinear in
         # the size of a function's blocks.
-        return [SplitFunctions(), UpstreamPasses(",".join(_TO_LLVM))]
+        return [SplitFunctions(), UpstreamPasses(",".join(_TO_LLVM)), UnrollBudget(),
+                UpstreamPasses(",".join(_LOOPS_TO_LLVM)), LoopAnnotations()]
 
 
 @dataclass(frozen=True)

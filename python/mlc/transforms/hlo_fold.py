@@ -244,7 +244,10 @@ def fold_op(op, size_limit: int) -> bool:
     """Replaces `op` by a constant if it can be folded; returns whether it was."""
     name = op.name.removeprefix("hlo.")
     evaluator = EVALUATORS.get(name)
-    if evaluator is None or len(op.results) != 1 or not _has_numpy_types(op):
+    # Cheapest test first: most ops of a real graph read a non-constant.
+    if evaluator is None or len(op.results) != 1 or not all(
+            isinstance(v.owner, ir.Operation | ir.OpView) and v.owner.name == "hlo.constant"
+            for v in op.operands) or not _has_numpy_types(op):
         return False
     result_type = ir.RankedTensorType(op.results[0].type)
     if np.prod(result_type.shape, dtype=np.int64) > size_limit:

@@ -69,7 +69,10 @@ def is_supported_element(t: ir.Type) -> bool:
     i4, i128, index, complex)."""
     if isinstance(t, ir.IntegerType):
         return t.width in _INTEGER_WIDTHS and not (t.is_unsigned and t.width == 1)
-    return str(t) in FLOAT_TYPE_NAMES
+    return isinstance(t, _FLOAT_TYPES)
+
+
+_FLOAT_TYPES = (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)  # FLOAT_TYPE_NAMES, as classes
 
 
 def tensor_type(shape, element_type: ir.Type) -> ir.RankedTensorType:
