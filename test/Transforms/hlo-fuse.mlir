@@ -187,3 +187,74 @@ func.func @copied_broadcast_stays(%x: tensor<4xf32>, %s: tensor<f32>) -> (tensor
   %m = "hlo.multiply"(%e, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %a, %m : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// The cost model, contractions: the elementwise producer of a matmul operand (GELU here)
+// would be recomputed once per output column inside the matmul; it is its own fusion,
+// materialized once, and the matmul takes only its epilogue (the bias add).
+// CHECK-LABEL: func @matmul_operand_not_recomputed
+// CHECK: %[[G:.*]] = call @matmul_operand_not_recomputed_fusion_0(%arg0)
+// CHECK: call @matmul_operand_not_recomputed_fusion_1(%[[G]], %arg1, %arg2)
+// CHECK: func.func private @matmul_operand_not_recomputed_fusion_1({{.*}}) {{.*}} {hlo.fusion_kind = "output"}
+// CHECK-NEXT: hlo.dot_general
+// CHECK-NEXT: hlo.add
+// CHECK-NEXT: return
+// CHECK: func.func private @matmul_operand_not_recomputed_fusion_0({{.*}}) {{.*}} {hlo.fusion_kind = "loop"}
+// CHECK: hlo.tanh
+// CHECK: hlo.multiply
+func.func @matmul_operand_not_recomputed(%x: tensor<16x32xf32>, %w: tensor<32x64xf32>, %b: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %t = "hlo.tanh"(%x) : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  %g = "hlo.multiply"(%x, %t) : (tensor<16x32xf32>, tensor<16x32xf32>) -> tensor<16x32xf32>
+  %d = "hlo.dot_general"(%g, %w) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x64xf32>
+  %r = "hlo.add"(%d, %b) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
+// The cost model, broadcasts: an rsqrt read through a [4] -> [4, 256] broadcast would be
+// evaluated 256 times per element in the merged kernel; it stays outside (one small
+// kernel, with the reduce it follows), and only the free broadcast joins the consumer.
+// CHECK-LABEL: func @expensive_through_broadcast
+// CHECK: %[[S:.*]] = call @expensive_through_broadcast_fusion_0(%arg0)
+// CHECK: call @expensive_through_broadcast_fusion_1(%[[S]], %arg0)
+// CHECK: func.func private @expensive_through_broadcast_fusion_1({{.*}}) {{.*}} {hlo.fusion_kind = "loop"}
+// CHECK-NOT: hlo.rsqrt
+// CHECK: hlo.broadcast_in_dim
+// CHECK: hlo.multiply
+// CHECK: func.func private @expensive_through_broadcast_fusion_0({{.*}}) {{.*}} {hlo.fusion_kind = "input"}
+// CHECK: hlo.reduce
+// CHECK: hlo.rsqrt
+func.func @expensive_through_broadcast(%x: tensor<4x256xf32>) -> tensor<4x256xf32> {
+  %zero = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %s = "hlo.reduce"(%x, %zero) {dimensions = array<i64: 1>, kind = "add"} : (tensor<4x256xf32>, tensor<f32>) -> tensor<4xf32>
+  %r = "hlo.rsqrt"(%s) : (tensor<4xf32>) -> tensor<4xf32>
+  %b = "hlo.broadcast_in_dim"(%r) {broadcast_dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x256xf32>
+  %y = "hlo.multiply"(%x, %b) : (tensor<4x256xf32>, tensor<4x256xf32>) -> tensor<4x256xf32>
+  return %y : tensor<4x256xf32>
+}
+
+// -----
+
+// The cost model, several users: tanh used twice in one kernel would be computed twice
+// (20 flops per element repeated, over the 10% budget): it is materialized once. A cheap
+// add used twice costs 1 flop per element repeated, within budget: it joins.
+// CHECK-LABEL: func @shared_producers
+// CHECK: %[[T:.*]] = "hlo.tanh"(%arg0)
+// CHECK: call @shared_producers_fusion_0(%[[T]], %arg1)
+// CHECK: func.func private @shared_producers_fusion_0
+// CHECK-NOT: hlo.tanh
+// CHECK: hlo.add
+// CHECK: hlo.multiply
+// CHECK: hlo.exponential
+// CHECK: hlo.multiply
+// CHECK-NEXT: return
+func.func @shared_producers(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xf32> {
+  %t = "hlo.tanh"(%x) : (tensor<64xf32>) -> tensor<64xf32>
+  %a = "hlo.add"(%t, %y) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %m = "hlo.multiply"(%a, %a) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %e = "hlo.exponential"(%m) : (tensor<64xf32>) -> tensor<64xf32>
+  %r = "hlo.multiply"(%e, %t) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}

@@ -708,3 +708,46 @@ func.func @shared_inner_negate_stays(%x: tensor<4xf32>) -> (tensor<4xf32>, tenso
   return %1, %0 : tensor<4xf32>, tensor<4xf32>
 }
 
+
+// -----
+
+// A reshape moves below an elementwise op whose other operands are splats (XLA's
+// ReshapeMover): the multiply then works on the reduce's [4] shape.
+// CHECK-LABEL: func @reshape_below_elementwise
+// CHECK: %[[M:.*]] = "hlo.multiply"(%arg0, %{{.*}}) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[R:.*]] = "hlo.reshape"(%[[M]]) : (tensor<4xf32>) -> tensor<4x1xf32>
+// CHECK: return %[[R]]
+func.func @reshape_below_elementwise(%x: tensor<4xf32>) -> tensor<4x1xf32> {
+  %r = "hlo.reshape"(%x) : (tensor<4xf32>) -> tensor<4x1xf32>
+  %c = "hlo.constant"() {value = dense<0.25> : tensor<4x1xf32>} : () -> tensor<4x1xf32>
+  %m = "hlo.multiply"(%r, %c) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+  return %m : tensor<4x1xf32>
+}
+
+// -----
+
+// Two reshapes of one source shape move together (a compare, a new element type); a
+// reshape with another user, or operands reshaped from different shapes, stay.
+// CHECK-LABEL: func @reshape_below_compare
+// CHECK: %[[C:.*]] = "hlo.compare"(%arg0, %arg1) {comparison_direction = "LT"} : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xi1>
+// CHECK: "hlo.reshape"(%[[C]]) : (tensor<6xi1>) -> tensor<2x3xi1>
+// CHECK-LABEL: func @reshape_kept
+// CHECK: %[[A:.*]] = "hlo.reshape"(%arg0)
+// CHECK: "hlo.add"(%[[A]], %[[A]])
+// CHECK: %[[B:.*]] = "hlo.reshape"(%arg1)
+// CHECK: %[[C:.*]] = "hlo.reshape"(%arg2)
+// CHECK: "hlo.add"(%[[B]], %[[C]])
+func.func @reshape_below_compare(%x: tensor<6xf32>, %y: tensor<6xf32>) -> tensor<2x3xi1> {
+  %a = "hlo.reshape"(%x) : (tensor<6xf32>) -> tensor<2x3xf32>
+  %b = "hlo.reshape"(%y) : (tensor<6xf32>) -> tensor<2x3xf32>
+  %c = "hlo.compare"(%a, %b) {comparison_direction = "LT"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  return %c : tensor<2x3xi1>
+}
+func.func @reshape_kept(%x: tensor<6xf32>, %y: tensor<6xf32>, %z: tensor<3x2xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %a = "hlo.reshape"(%x) : (tensor<6xf32>) -> tensor<2x3xf32>
+  %s = "hlo.add"(%a, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %b = "hlo.reshape"(%y) : (tensor<6xf32>) -> tensor<2x3xf32>
+  %c = "hlo.reshape"(%z) : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %t = "hlo.add"(%b, %c) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %s, %t : tensor<2x3xf32>, tensor<2x3xf32>
+}

@@ -13,8 +13,14 @@ group absorbs a producer when that is legal and profitable:
 - `all_users_inside`: a producer joins a group only when every user of it is in the group,
   so no producer (expensive or not) is ever computed twice and no cycle can form (the
   group's only result is its root's);
-- `expensive_with_several_users`: exp, log, tanh, divide... with two or more users stay
-  outside (kernel merging would compute them once per user);
+- `recompute_within_budget` (the cost model, from each op's `cost` in the op table): a
+  merged kernel evaluates a producer once per use and once per read through a broadcast
+  (`evaluations`); a producer joins only if the arithmetic so repeated stays within 10% of
+  the group's own, so tanh with two users, or an rsqrt read through a [512] -> [512, 768]
+  broadcast, stays outside and is materialized once, while free movement joins;
+- a contraction's operands are never fused into it (they would be recomputed once per
+  output column; BLAS and the register tiles want them materialized): a dot_general takes
+  only its elementwise epilogue;
 - `cheap_to_duplicate`: constants, iota and broadcasts of a 0-d value are the exception:
   they are copied into each consumer group, as XLA does, since re-computing them is free;
   a copied op then stays in the caller (never a member or root of another group): its
@@ -75,16 +81,53 @@ def fusible_root(op) -> bool:
     return fusible_producer(op) or op.name in _ROOTS
 
 
-_EXPENSIVE = {"hlo.exponential", "hlo.exponential_minus_one", "hlo.log", "hlo.log_plus_one",
-              "hlo.logistic", "hlo.tanh", "hlo.sqrt", "hlo.rsqrt", "hlo.cbrt", "hlo.power",
-              "hlo.sine", "hlo.cosine", "hlo.tan", "hlo.atan2", "hlo.divide", "hlo.remainder"}
+# Recomputation a group may add, as a fraction of the arithmetic it does anyway (the
+# fused program's flops stay within 1.1x of the unfused program's).
+RECOMPUTE_BUDGET = 0.1
 
 
-def expensive_with_several_users(op) -> bool:
-    """Kernel merging would recompute such a producer once per user: it stays a fusion
-    boundary (its result is materialized once) instead."""
-    uses = sum(1 for r in op.results for _ in r.uses)
-    return op.name in _EXPENSIVE and uses > 1
+def _elements(value: ir.Value) -> int:
+    return math.prod(ir.RankedTensorType(value.type).shape)
+
+
+def own_flops(op) -> float:
+    """An elementwise or movement op's arithmetic, computed once: cost x result elements
+    (contractions and reductions count 0 here: they run once whatever their users do)."""
+    opdef = OPS.get(op.name.removeprefix("hlo."))
+    if opdef is None or op.name in _ROOTS:
+        return 0.0
+    return opdef.cost * sum(_elements(r) for r in op.results)
+
+
+def reads_per_element(consumer, operand_index: int) -> float:
+    """How often one evaluation of each result element of `consumer` makes the fused kernel
+    evaluate an element of operand `operand_index`: 1 for elementwise ops, the broadcast
+    factor for broadcast_in_dim (a [512] operand broadcast to [512, 768] is read 768
+    times per element), at most 1 for slices; a reduce reads each input element once."""
+    if consumer.name == "hlo.reduce":
+        return 1.0
+    operand = consumer.operands[operand_index]
+    return _elements(consumer.results[0]) / max(_elements(operand), 1)
+
+
+def evaluations(producer, multiplicity: dict) -> float:
+    """How many times the fused kernel would evaluate each element of `producer`: the sum,
+    over its uses in the group, of the user's own evaluations times its reads per element
+    (merged kernels recompute an op per use; a reduction or contraction runs once)."""
+    total = 0.0
+    for result in producer.results:
+        for use in result.uses:
+            user = use.owner.operation
+            total += multiplicity[user] * reads_per_element(user, use.operand_number)
+    return total
+
+
+def recompute_within_budget(extra: float, group_flops: float) -> bool:
+    """The cost model: a producer joins only if the arithmetic repeated by recomputing it (and
+    everything already repeated in the group) stays within RECOMPUTE_BUDGET of the group's
+    own arithmetic. tanh read through a broadcast, or feeding two users, stays outside
+    (materialized once); a free reshape or a cheap add used twice may join."""
+    return extra <= RECOMPUTE_BUDGET * group_flops + 1e-9
 
 
 def cheap_to_duplicate(op) -> bool:
@@ -148,10 +191,14 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
             continue
         group = Group([op], [op])
         members = {op}
+        multiplicity = {op: 1.0}       # evaluations per result element (see `evaluations`)
+        flops, extra = own_flops(op), 0.0
         assigned.add(op)
         frontier = [op]
         while frontier and len(members) < max_size:
             consumer = frontier.pop()
+            if consumer.name in ("hlo.dot_general", "hlo.convolution"):
+                continue  # operands of a contraction are materialized once, never recomputed
             for producer in _operand_producers(consumer):
                 if producer in members or producer in assigned or producer.parent != op.parent:
                     continue
@@ -159,10 +206,16 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                 epilogue = reduction_with_epilogue(producer, members)
                 if (contraction or epilogue) and any(m.name in _ROOTS for m in members):
                     continue  # one reduction or contraction per fusion
-                if not (fusible_producer(producer) or contraction or epilogue) \
-                        or expensive_with_several_users(producer):
+                if not (fusible_producer(producer) or contraction or epilogue):
                     continue
                 if producer not in copied and all_users_inside(producer, members):
+                    times = 1.0 if producer.name in _ROOTS else evaluations(producer, multiplicity)
+                    own = own_flops(producer)
+                    repeated = extra + max(times - 1.0, 0.0) * own
+                    if not recompute_within_budget(repeated, flops + own):
+                        continue
+                    multiplicity[producer] = times
+                    flops, extra = flops + own, repeated
                     members.add(producer)
                     assigned.add(producer)
                     frontier.append(producer)

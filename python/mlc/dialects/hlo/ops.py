@@ -13,7 +13,7 @@ operand variadic (all of its values share the one type). The shape rules in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # Attribute kinds and the IRDL base each one is checked against.
 ATTRIBUTE_BASES = {
@@ -48,6 +48,14 @@ class OpDef:
     family: str = ""
     # Element types the operands may have: one of ELEMENT_CLASSES (checked by the verifier).
     elements: str = "any"
+    # False: the op's results carry no derivative (integer/boolean results, or piecewise
+    # constant ones whose derivative is zero almost everywhere, as JAX defines them);
+    # autodiff gives their results zero tangents and cotangents.
+    differentiable: bool = True
+    # Arithmetic per result element, in flop-like units (an add is 1; 0 for ops that only
+    # move or relabel data). Elementwise ops only; the fusion cost model multiplies it by
+    # how often a fused kernel would evaluate the op per element (see hlo-fuse).
+    cost: float = 1.0
 
     @property
     def full_name(self) -> str:
@@ -241,4 +249,30 @@ _OP_LIST = [
           family="dot"),
 ]
 
-OPS: dict[str, OpDef] = {op.name: op for op in _OP_LIST}
+# Ops without a derivative (see OpDef.differentiable); autodiff has a rule for every other op.
+_NOT_DIFFERENTIABLE = frozenset({
+    "constant", "iota", "and", "or", "xor", "shift_left", "shift_right_arithmetic",
+    "shift_right_logical", "not", "popcnt", "count_leading_zeros", "is_finite", "compare",
+    "bitcast_convert", "argmax", "argmin", "argsort", "sign", "floor", "ceil",
+    "round_nearest_even", "round_nearest_afz"})
+
+# Per-element costs other than 1 (OpDef.cost): data movement is free, division and roots
+# cost a few adds, transcendental functions a polynomial's worth (MLC's own approximations
+# are 15-40 arith ops).
+_FREE = ("constant", "iota", "convert", "bitcast_convert", "broadcast_in_dim", "reverse", "slice",
+         "reshape", "transpose", "pad", "dynamic_slice", "dynamic_update_slice")
+_COSTS = {**{name: 0.0 for name in _FREE},
+          **{name: 4.0 for name in ("divide", "remainder", "sqrt", "rsqrt", "cbrt")},
+          **{name: 20.0 for name in ("exponential", "exponential_minus_one", "log", "log_plus_one",
+                                     "logistic", "tanh", "sine", "cosine", "tan", "atan2", "power")}}
+
+
+def _with_facts(op: OpDef) -> OpDef:
+    if op.name in _NOT_DIFFERENTIABLE:
+        op = replace(op, differentiable=False)
+    if op.name in _COSTS:
+        op = replace(op, cost=_COSTS[op.name])
+    return op
+
+
+OPS: dict[str, OpDef] = {op.name: _with_facts(op) for op in _OP_LIST}

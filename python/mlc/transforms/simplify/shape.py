@@ -5,6 +5,7 @@ from __future__ import annotations
 from mlir import ir
 
 from ...dialects import hlo
+from ...dialects.hlo.ops import OPS
 from ..patterns import attrs, operand_if_same_type, pattern, producer, splat, splat_like
 
 
@@ -144,3 +145,45 @@ def pad_nothing(op, ctx):
     if any(a["edge_padding_low"]) or any(a["edge_padding_high"]) or any(a["interior_padding"]):
         return None
     return [op.operands[0]]
+
+
+# Ops a reshape may move below: they work element by element, on operands of one shape.
+_ELEMENTWISE = ("elementwise-unary", "elementwise-binary", "compare", "select", "clamp", "convert",
+                "predicate")
+
+
+def reshape_below_elementwise(op, ctx):
+    """f(hlo.reshape(x), hlo.reshape(y), splat c) -> hlo.reshape(f(x, y, splat c))
+    (x, y of one shape, each reshape used only here; XLA's ReshapeMover). An elementwise
+    op then works on the reduce's shape (mean = reshape(sum) * 1/n becomes
+    reshape(sum * 1/n)), so it runs once per row in the reduction's epilogue instead of
+    once per element behind the broadcast that follows."""
+    source_shape, operands, moved = None, [], False
+    for v in op.operands:
+        inner = producer(v, "hlo.reshape")
+        if inner is not None:
+            x = inner.operands[0]
+            shape = list(ir.RankedTensorType(x.type).shape)
+            if (source_shape is not None and shape != source_shape) or len(list(v.uses)) != 1:
+                return None
+            source_shape, moved = shape, True
+            operands.append(x)
+        elif splat(v) is None:
+            return None
+        else:
+            operands.append(v)
+    if not moved:
+        return None
+    operands = [splat_like(ir.RankedTensorType.get(source_shape, ir.RankedTensorType(v.type).element_type),
+                           splat(v)) if splat(v) is not None and list(ir.RankedTensorType(v.type).shape) != source_shape
+                else v for v in operands]
+    result = ir.RankedTensorType(op.result.type)
+    name = op.name.removeprefix("hlo.")
+    moved_op = hlo._build(name, operands, attrs(op),
+                          ir.RankedTensorType.get(source_shape, result.element_type))
+    return [hlo.reshape(moved_op, list(result.shape))]
+
+
+for _name, _opdef in OPS.items():
+    if _opdef.family in _ELEMENTWISE:
+        pattern(_opdef.full_name)(reshape_below_elementwise)
