@@ -11,9 +11,15 @@ from .frontend.jit import Compiled, Jitted, Lowered, jit
 from .frontend.tracing import ConcretizationError, TracingError, UnexpectedTracerError
 from .runtime.executable import Executable
 
+from .autodiff.api import grad, hessian, jacfwd, jacrev, jvp, value_and_grad, vjp
+from .autodiff.custom import custom_jvp, custom_vjp, stop_gradient
+from .autodiff.errors import DifferentiationError
+
 # The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
 from . import lax, nn, numpy, random, reference, tree_util  # noqa: E402
 
 __all__ = ["lax", "nn", "numpy", "random", "reference", "tree_util", "compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
-           "TracingError", "ConcretizationError", "UnexpectedTracerError"]
+           "TracingError", "ConcretizationError", "UnexpectedTracerError",
+           "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "custom_vjp",
+           "custom_jvp", "stop_gradient", "DifferentiationError"]
 __version__ = "0.1.0"

@@ -18,6 +18,8 @@ _REGISTRY: dict[str, str] = {
     "hlo-dce": "mlc.transforms.hlo_dce:HloDce",
     "hlo-optimize": "mlc.transforms.hlo_optimize:HloOptimize",
     "hlo-fuse": "mlc.transforms.hlo_fuse:HloFuse",
+    "hlo-grad": "mlc.transforms.hlo_grad:HloGrad",
+    "hlo-jvp": "mlc.transforms.hlo_jvp:HloJvp",
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
     "mlc-distinct-results": "mlc.conversion.distinct_results:DistinctResults",

@@ -11,8 +11,29 @@ from .shapes import expand_dims
 
 
 def relu(x):
-    x = asarray(x)
-    return m.maximum(x, 0)
+    """max(x, 0); its derivative at 0 is 0, as jax.nn.relu's (a custom JVP: maximum's own
+    rule would split the tie and give 0.5)."""
+    return _relu_rule()(asarray(x))
+
+
+_RELU = []
+
+
+def _relu_rule():
+    # Built on first use: mlc.autodiff imports the frontend.
+    if not _RELU:
+        from ..autodiff.custom import custom_jvp
+
+        @custom_jvp
+        def relu(x):
+            return m.maximum(x, 0)
+
+        @relu.defjvp
+        def relu_jvp(primals, tangents):
+            (x,), (t,) = primals, tangents
+            return relu(x), m.where(m.greater(x, 0), t, 0)
+        _RELU.append(relu)
+    return _RELU[0]
 
 
 def sigmoid(x):

@@ -1,0 +1,120 @@
+"""The autodiff rule tables: op name -> VJP rule, op name -> JVP rule, and the ops that are
+declared non-differentiable (their outputs carry no derivative).
+
+A VJP rule `vjp(ctx, cts)` gets the op (through `ctx`) and the cotangent of each result
+(None is a symbolic zero) and returns one cotangent per operand (None for zero), or a dict
+{value: cotangent} when the cotangents go to values that are not operands (custom rules).
+A JVP rule `jvp(ctx, tangents)` gets one tangent per operand (None for zero) and returns
+one tangent per result. Rules emit hlo ops at the current insertion point and location;
+the walkers (`vjp.py`, `jvp.py`) set both. Rule modules under `rules/` register themselves
+with the decorators below; `load_rules()` imports them all.
+
+`ignores` of a VJP rule lists the operand positions whose primal *values* the rule never
+reads ("all" for none of them; by default it reads all). Loops use it to store only the
+carries their backward pass reads.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from mlir import ir
+
+from ..dialects.hlo.ops import OPS
+from ..dialects.hlo.verify import signature_of
+
+VJP_RULES: dict[str, Callable] = {}
+JVP_RULES: dict[str, Callable] = {}
+VJP_IGNORES: dict[str, frozenset | str] = {}
+# op name -> why it has no derivative (its results are integers/booleans, or piecewise
+# constant: the derivative is zero almost everywhere, as JAX defines it).
+NON_DIFFERENTIABLE: dict[str, str] = {}
+
+_RULE_MODULES = ("elementwise", "shape", "reduce", "dot", "convolution", "indexing", "sort",
+                 "window", "control", "markers")
+
+
+def vjp_rule(*names: str, ignores=()):
+    """Registers a VJP rule for the ops `names` (full names, e.g. "hlo.add")."""
+    def register(fn):
+        for name in names:
+            assert name not in VJP_RULES, f"two VJP rules for {name}"
+            VJP_RULES[name] = fn
+            VJP_IGNORES[name] = ignores if ignores == "all" else frozenset(ignores)
+        return fn
+    return register
+
+
+def jvp_rule(*names: str):
+    """Registers a JVP rule for the ops `names`."""
+    def register(fn):
+        for name in names:
+            assert name not in JVP_RULES, f"two JVP rules for {name}"
+            JVP_RULES[name] = fn
+        return fn
+    return register
+
+
+def reads_operand(op_key: str, position: int) -> bool:
+    """Whether the VJP rule of `op_key` reads the primal value of operand `position`."""
+    ignores = VJP_IGNORES.get(op_key, frozenset())
+    return ignores != "all" and position not in ignores
+
+
+def non_differentiable(reason: str, *names: str) -> None:
+    for name in names:
+        NON_DIFFERENTIABLE[name] = reason
+
+
+_loaded = False
+
+
+def load_rules() -> None:
+    """Imports every rule module once (they register themselves)."""
+    global _loaded
+    if not _loaded:
+        for name in _RULE_MODULES:
+            importlib.import_module(f"{__package__}.rules.{name}")
+        # Ops the op table declares without a derivative.
+        for opdef in OPS.values():
+            if opdef.differentiable is False:
+                NON_DIFFERENTIABLE.setdefault(opdef.full_name, "declared non-differentiable in the op table")
+        _loaded = True
+
+
+@dataclass
+class RuleContext:
+    """What a rule sees: the op, its operands and results, attribute values as Python
+    values, and the walker (for ops with regions, which run a nested walk)."""
+
+    op: ir.Operation
+    walker: object = None
+    _attrs: dict | None = field(default=None, repr=False)
+
+    @property
+    def operands(self) -> list[ir.Value]:
+        return list(self.op.operands)
+
+    @property
+    def results(self) -> list[ir.Value]:
+        return list(self.op.results)
+
+    @property
+    def result(self) -> ir.Value:
+        return self.op.results[0]
+
+    def attr(self, name: str, default=None):
+        """An hlo attribute as a Python value (lists, ints, strings, bools; `padding` as
+        (low, high) pairs), or `default` when the op does not carry it."""
+        if self._attrs is None:
+            self._attrs = signature_of(self.op).attributes if self.op.name.startswith("hlo.") else {}
+        if name not in self._attrs:
+            return default
+        value = self._attrs[name]
+        if name == "padding":
+            import numpy as np
+            flat = [int(v) for v in np.array(ir.DenseIntElementsAttr(value)).reshape(-1)]
+            return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+        return value
