@@ -431,6 +431,19 @@ func.func @grouped_convolution(%x: tensor<1x4x8xf32>, %w: tensor<6x2x3xf32>) -> 
 
 // -----
 
+// A strided convolution whose last window ends before the padded input does: the generic
+// reads only the covered columns (2 of 3), so the loops cover its operand exactly.
+// CHECK-LABEL: func @convolution_input_tail
+// CHECK: %[[PAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 2] [2, 4, 1] [1, 1, 1]
+// CHECK: %[[READ:.*]] = tensor.extract_slice %[[PAD]][0, 0, 0] [2, 4, 2] [1, 1, 1] : tensor<2x4x3xf32> to tensor<2x4x2xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[READ]], %{{.*}}, %{{.*}} : tensor<2x4x2xf32>, tensor<2x2x4xf32>, tensor<2x2xf32>)
+func.func @convolution_input_tail(%x: tensor<2x4x1xf32>, %w: tensor<2x2x4xf32>) -> tensor<2x4x1xf32> {
+  %0 = "hlo.convolution"(%x, %w) {batch_group_count = 2 : i64, feature_group_count = 1 : i64, input_batch_dimension = 1 : i64, input_feature_dimension = 0 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 2 : i64, kernel_spatial_dimensions = array<i64: 0>, lhs_dilation = array<i64: 1>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2>, padding = dense<[[2, 0]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 1>, window_strides = array<i64: 2>} : (tensor<2x4x1xf32>, tensor<2x2x4xf32>) -> tensor<2x4x1xf32>
+  return %0 : tensor<2x4x1xf32>
+}
+
+// -----
+
 // gather: a generic over the result reads the clamped start from the index tensor, then the
 // operand, with tensor.extract. scatter: an scf.for nest over the updates carries the
 // result; an update whose window fits is combined and written with tensor.insert.

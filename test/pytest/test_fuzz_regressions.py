@@ -2,7 +2,7 @@
 
 Each test compares compiled MLC with mlc.reference.run (or numpy) on the minimized program.
 `xfail(strict=True)` marks a bug in MLC's compiler: fix it, then drop the mark (and the
-matching KNOWN_BUGS entry of test_fuzz.py).
+matching KNOWN_BUGS entry of mlc/fuzz/known.py).
 """
 
 from __future__ import annotations
@@ -93,18 +93,31 @@ def test_zero_size_pad_with_crop():
     _agree(text, np.zeros((0, 3), np.float32), np.array(1.0, np.float32))
 
 
-@pytest.mark.xfail(strict=True, reason="reduce_window over a zero-size operand (every window is padding) "
-                   "is wrong at the default level only: init=3, kind mul, a 2-wide window gives 9 (3*3) "
-                   "where the documented rule and opt_level=0 give 27 (init combined with two pads "
-                   "filled with init); some O2 rewrite of empty-operand reduce_window drops the initial "
-                   "init value (add: 6 instead of 9)")
 def test_reduce_window_empty_operand_drops_init():
+    """Every window is padding: upstream's elementwise fusion folds the init-filled input into
+    the body as a scalar, and upstream's vectorizer then combined that loop-invariant scalar
+    once instead of once per window element (9 = 3*3 for 27). mlc-vectorize now leaves such
+    reductions scalar."""
     text = """func.func @main(%a: tensor<0xi32>, %b: tensor<i32>) -> tensor<1xi32> {
   %1 = "hlo.reduce_window"(%a, %b) {kind = "mul", padding = dense<[[1, 1]]> : tensor<1x2xi64>, window_dimensions = array<i64: 2>} : (tensor<0xi32>, tensor<i32>) -> tensor<1xi32>
   return %1 : tensor<1xi32>
 }"""
     a, init = np.zeros(0, np.int32), np.array(3, np.int32)
     assert reference.run(text, a, init).tolist() == [27]
+    _agree(text, a, init)
+
+
+@pytest.mark.parametrize("kind, expected", [("mul", 81), ("add", 12), ("max", 3)])
+def test_reduce_of_a_padded_empty_operand(kind, expected):
+    """The same class through hlo.reduce: a pad of an empty operand is a fill, the fill is
+    folded into the reduction's body, and the vectorized reduction combined it once (mul: 9)."""
+    text = f"""func.func @main(%a: tensor<0xi32>, %b: tensor<i32>) -> tensor<i32> {{
+  %0 = "hlo.pad"(%a, %b) {{edge_padding_high = array<i64: 2>, edge_padding_low = array<i64: 1>, interior_padding = array<i64: 0>}} : (tensor<0xi32>, tensor<i32>) -> tensor<3xi32>
+  %1 = "hlo.reduce"(%0, %b) {{kind = "{kind}", dimensions = array<i64: 0>}} : (tensor<3xi32>, tensor<i32>) -> tensor<i32>
+  return %1 : tensor<i32>
+}}"""
+    a, init = np.zeros(0, np.int32), np.array(3, np.int32)
+    assert reference.run(text, a, init).tolist() == expected
     _agree(text, a, init)
 
 
@@ -127,12 +140,10 @@ def test_pad_of_an_empty_operand_into_a_nonempty_result():
     _agree(text, np.zeros((0, 5, 0), np.float16))
 
 
-@pytest.mark.xfail(strict=True, reason="a strided convolution whose last window leaves an input tail "
-                   "(padding [[2, 0]], stride 2) fails at -O2: upstream's unit-dim folding builds a "
-                   "linalg.generic with mismatched operand sizes (the reduce_window case, fixed by "
-                   "slicing the input to what the windows read, has the same cause)")
 def test_strided_convolution_with_input_tail():
-    """Found by `python -m mlc.fuzz` (seed 4)."""
+    """Found by `python -m mlc.fuzz` (seed 4): the last strided window ends before the padded
+    input does, and upstream's unit-dim folding then built a generic with mismatched operand
+    sizes. The lowering now reads only the covered extent."""
     text = """func.func @main(%arg1: tensor<2x4x1xf32>, %arg2: tensor<2x2x4xf32>) -> tensor<2x4x1xf32> {
   %1 = "hlo.convolution"(%arg1, %arg2) {batch_group_count = 2 : i64, feature_group_count = 1 : i64, input_batch_dimension = 1 : i64, input_feature_dimension = 0 : i64, input_spatial_dimensions = array<i64: 2>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 2 : i64, kernel_spatial_dimensions = array<i64: 0>, lhs_dilation = array<i64: 1>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2>, padding = dense<[[2, 0]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 1>, window_strides = array<i64: 2>} : (tensor<2x4x1xf32>, tensor<2x2x4xf32>) -> tensor<2x4x1xf32>
   return %1 : tensor<2x4x1xf32>
@@ -140,3 +151,74 @@ def test_strided_convolution_with_input_tail():
     rng = np.random.default_rng(0)
     _agree(text, rng.standard_normal((2, 4, 1)).astype(np.float32),
            rng.standard_normal((2, 2, 4)).astype(np.float32), tolerance=("sum",))
+
+
+def test_strided_integer_convolution_2d_with_input_tail():
+    """The same class without padding, in 2-D: one output row (stride 4, 2-row kernel) reads
+    rows 0-1 of 5. Integer convolutions take the generic path (floats go through im2col)."""
+    text = """func.func @main(%x: tensor<1x2x5x6xi32>, %w: tensor<3x2x2x2xi32>) -> tensor<1x3x1x3xi32> {
+  %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2, 3>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2, 3>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2, 3>, window_strides = array<i64: 4, 2>, padding = dense<0> : tensor<2x2xi64>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x2x5x6xi32>, tensor<3x2x2x2xi32>) -> tensor<1x3x1x3xi32>
+  return %0 : tensor<1x3x1x3xi32>
+}"""
+    rng = np.random.default_rng(1)
+    _agree(text, rng.integers(-8, 8, (1, 2, 5, 6), dtype=np.int32),
+           rng.integers(-8, 8, (3, 2, 2, 2), dtype=np.int32))  # integers: exact
+
+
+# jax 0.10.2 with jax_enable_x64 (MLC's promotion: 64-bit types on), run in a separate
+# process: (dtype, weak_type) of each function of two arrays x, y.
+_JAX_WEAK_64 = [
+    ("y + (y + x)", np.uint64, np.int32, "float64", True),   # found by mlc.fuzz (seed 4)
+    ("(x + 1.0) + y", np.int64, np.int8, "float64", True),
+    ("(x + 1.0) + y", np.uint64, np.int32, "float64", True),
+    ("(x + 1.0) + y", np.int64, np.float16, "float16", False),
+    ("(x + y) * 2", np.uint64, np.int64, "float64", True),
+    ("(x + y) + np.float32(1)", np.uint64, np.int64, "float32", False),
+]
+
+
+@pytest.mark.parametrize("expr, xt, yt, dtype, weak", _JAX_WEAK_64)
+def test_weak_64_bit_value_keeps_64_bits(expr, xt, yt, dtype, weak):
+    """u64 + i32 is a weak f64 (its bound is float*, widened by the 64-bit array); mixing it
+    with an i32 array lands on float* again, which JAX keeps at f64 where MLC gave the
+    default float32 (only strong 64-bit operands counted as wide)."""
+    f = eval(f"lambda x, y: {expr}")
+    x, y = np.array([5], xt), np.array([3], yt)
+    lowered = mlc.jit(f).lower(x, y)
+    got = mlc.jit(f)(x, y)
+    assert (str(got.dtype), lowered.out_weak[0]) == (dtype, weak)
+
+
+def test_numpy_square_of_bool_is_the_default_int():
+    """jnp.square of a bool array is int32 in jax 0.10.2 ([1, 0] for [True, False]); MLC
+    multiplied the bools (logical and) and kept bool. Found once the numpy fuzzer's bool
+    unary steps took abs and square."""
+    x = np.array([True, False])
+    got = mlc.jit(mnp.square)(x)
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, [1, 0])
+
+
+@pytest.mark.parametrize("fn", ["max", "min"])
+def test_numpy_max_of_empty_array_over_a_nonempty_axis(fn):
+    """Found by `python -m mlc.fuzz` (first long run, left open): max over the size-2 axis of a
+    (3, 2, 0) array is a (3, 0) array in numpy and JAX; MLC refused any zero-size operand.
+    Only an empty *reduced* axis has no identity."""
+    x = np.zeros((3, 2, 0), np.uint16)
+    got = mlc.jit(lambda v: getattr(mnp, fn)(v, axis=-2))(x)
+    assert got.shape == (3, 0) and got.dtype == np.uint16
+    with pytest.raises(ValueError, match="no identity"):
+        mlc.jit(lambda v: getattr(mnp, fn)(v, axis=2))(x)
+
+
+def test_numpy_oracle_takes_the_weak_flag_of_the_previous_step():
+    """The numpy fuzzer's own oracle: i32 + 1.0 is a weak f32 (jax 0.10.2: weak), and adding
+    an f16 array then gives f16; the oracle treated the previous value as a strong f32 array
+    and expected f32. It now checks and carries the weak flag MLC reports."""
+    from mlc.fuzz.numpy_programs import NumpyProgram, Step, check_numpy_program
+    x, y = np.array([1, -2], np.int32), np.array([0.5, 2.0], np.float16)
+    steps = [Step("binary", "add", {"other": 1.0, "swap": False}),
+             Step("binary", "add", {"other": "input", "swap": False})]
+    assert check_numpy_program(NumpyProgram([x, y], steps)) is None
+    got = mlc.jit(lambda a, b: (a + 1.0) + b)(x, y)
+    assert got.dtype == np.float16

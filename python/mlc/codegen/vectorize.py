@@ -20,8 +20,9 @@ multiple of the vector length is handled by masked vector ops in its last tile.
 An op is vectorized only when this pass can tell the vectorizer will succeed and the
 loads are contiguous: static shapes, indexing maps that are projected permutations whose
 innermost loop is, when used, the operand's innermost dimension, a body of arith/math ops,
-and reductions whose combiner is a single known arith op. Every other op is left alone and
-lowered to scalar loops as before.
+and reductions whose combiner is a single known arith op of a value computed from an input
+or a loop index (a loop-invariant one would be combined only once). Every other op is left
+alone and lowered to scalar loops as before.
 """
 
 from __future__ import annotations
@@ -98,13 +99,32 @@ def _body_is_vectorizable(op, reduction: bool) -> bool:
         return True
     outs = list(block.arguments)[-_num_outputs(op):]
     yielded = list(block.operations)[-1].operands
+    inputs = list(block.arguments)[:-_num_outputs(op)]
     for k, acc in enumerate(outs):
         users = [u.owner.operation for u in acc.uses]
         if len(users) != 1 or users[0].name not in COMBINERS:
             return False
         if yielded[k] != users[0].results[0]:
             return False
+        # Upstream's vectorizer combines a loop-invariant value (a constant, or a scalar from
+        # outside such as a folded linalg.fill) once instead of once per reduced element.
+        if not any(_varies(v, block, inputs) for v in users[0].operands if v != acc):
+            return False
     return True
+
+
+def _varies(value, block, inputs) -> bool:
+    """Whether a body value depends on an input element or a loop index."""
+    if isinstance(value, ir.BlockArgument):
+        return value.owner == block and any(value == a for a in inputs)
+    owner = value.owner
+    if not isinstance(owner, ir.Operation):
+        owner = owner.operation
+    if owner.block != block:
+        return False
+    if owner.name == "linalg.index":
+        return True
+    return any(_varies(v, block, inputs) for v in owner.operands)
 
 
 def _num_outputs(op) -> int:

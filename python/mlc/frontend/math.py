@@ -220,6 +220,10 @@ def power(x, y):
 
 
 def square(x):
+    """x * x; a bool squares as the default int (as JAX; bool * bool would stay bool)."""
+    x = asarray(x)
+    if x.dtype == np.bool_:
+        x = astype(x, DEFAULT_INT)
     return multiply(x, x)
 
 

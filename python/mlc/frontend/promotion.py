@@ -16,7 +16,8 @@ i16; u64 + i64 has none and lands on float* -> f64). A Python scalar is weak: it
 dtype of the array it meets (i8 array + 1 -> i8, f16 array + 1.0 -> f16). The result is
 weak when the bound is a weak type (i32 array + 1.0 -> the default float, weak) or when
 every input is weak; a weak bound is the default dtype of its kind (int32, float32) unless
-a 64-bit array took part (i64 + 1.0 -> f64, u64 + i64 -> f64, as with 64-bit types on).
+a 64-bit array, or a weak 64-bit value computed from one, took part (i64 + 1.0 -> f64,
+u64 + i64 -> f64, i32 + (u64 + i32) -> f64, as with 64-bit types on).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def join(dtypes_and_weak, default_int: np.dtype, default_float: np.dtype) -> tup
     result_type: all inputs weak -> the strong bound, marked weak; else the bound of the
     lattice nodes, weak if it is a weak type. A weak bound takes the default dtype of its
     kind (Python scalars default to int32/float32 in MLC), or its 64-bit type when a 64-bit
-    array took part."""
+    array or weak 64-bit value took part."""
     pairs = [(np.dtype(d), bool(w)) for d, w in dtypes_and_weak]
     if all(d == pairs[0][0] for d, _ in pairs):
         dtype, weak = pairs[0][0], all(w for _, w in pairs)
@@ -93,7 +94,9 @@ def join(dtypes_and_weak, default_int: np.dtype, default_float: np.dtype) -> tup
     bound = _join([_node(d, w) for d, w in pairs])
     if bound in _WEAK_AS_64:
         # A 64-bit array keeps 64 bits (u64 + i64 -> f64, i64 + 1.0 -> f64); else the default.
-        wide = any(d.itemsize == 8 for d, w in pairs if not w)
+        # So does a weak 64-bit value: one only comes from a 64-bit array (Python scalars are
+        # 32-bit), and JAX keeps it: i32 + (u64 + i32), a weak f64, is f64, not f32.
+        wide = any(d.itemsize == 8 for d, _ in pairs)
         default = default_int if bound == INT_WEAK else default_float
         return (_WEAK_AS_64[bound] if wide else np.dtype(default)), True
     return np.dtype(bound), False

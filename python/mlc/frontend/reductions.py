@@ -91,16 +91,22 @@ def prod(x, axis=None, dtype=None, keepdims=False, initial=None):
     return _upcast_reduce(x, "mul", axis, keepdims, _sum_dtype(x, dtype), initial)
 
 
+def _empty_axis(x: Tracer, axis) -> bool:
+    """Whether a reduced axis is empty (max/min then have no value). Only those: the max of a
+    (3, 2, 0) array over its size-2 axis is a (3, 0) array, as in numpy and JAX."""
+    return builtins.any(x.shape[a] == 0 for a in normalize_axes(axis, x.ndim))
+
+
 def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
     x = asarray(x)
-    if x.size == 0 and initial is None:
+    if initial is None and _empty_axis(x, axis):
         raise ValueError("zero-size array to reduction operation max which has no identity")
     return reduce(x, "or" if x.dtype == np.bool_ else "max", axis, keepdims, None, initial)
 
 
 def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
     x = asarray(x)
-    if x.size == 0 and initial is None:
+    if initial is None and _empty_axis(x, axis):
         raise ValueError("zero-size array to reduction operation min which has no identity")
     return reduce(x, "and" if x.dtype == np.bool_ else "min", axis, keepdims, None, initial)
 

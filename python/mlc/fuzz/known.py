@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 
-KNOWN_BUGS = {
-    "test_reduce_window_empty_operand_drops_init": r"^$",  # a mismatch: matched in known() below
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def known(failure: str, message: str, reproducer: str = "") -> str | None:
@@ -19,10 +17,6 @@ def known(failure: str, message: str, reproducer: str = "") -> str | None:
     if failure == "fuzzer-error":
         return None
     text = reproducer if failure in ("crash", "hang") else message
-    if failure == "mismatch" and message.startswith("O2:") and any(
-            re.search(r"\(tensor<(\d+x)*0x", line)
-            for line in reproducer.splitlines() if "hlo.reduce_window" in line):
-        return "test_reduce_window_empty_operand_drops_init"
     for name, pattern in KNOWN_BUGS.items():
         if re.search(pattern, text):
             return name

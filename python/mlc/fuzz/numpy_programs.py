@@ -10,18 +10,21 @@ for the previous step, so an inexact float never reaches a discontinuous step.
 
 Oracle (MLC documents JAX's semantics, docs/frontend.md): the result dtype must be the one
 `mlc.numpy.result_type` gives for elementwise ops (bool for comparisons, float32 for float
-functions of integers, the operand's dtype for data movement); values are numpy's computed
+functions of integers, the operand's dtype for data movement), and so must its weak flag;
+the previous step's value enters the promotion as weak if MLC reported it weak (i32 + 1.0
+is a weak f32: adding an f16 array then gives f16, as in JAX); values are numpy's computed
 in the dtype MLC reports (operands cast to it first, so integer overflow wraps as in JAX).
 Tolerances as in compare.py: exact for integers, bools and data movement; 4 ulp for
 + - * and remainder; "transcendental" bounds for exp, log, sin, tanh, sqrt; sums and means
 within 2 * eps * n * sum(|x|).
 
-Exclusions: mnp.abs of bool (refused, a known bug: test_fuzz_regressions.py); integer floor_divide / remainder by zero and INT_MIN // -1 (numpy returns 0
-with a warning, XLA -1: divisors are Python ints 1..7); float floor_divide (numpy's exact
-divmod and floor(x / y) legitimately differ by one); astype from float to integer (numpy
-leaves out-of-range and NaN undefined); max / min / argmax / argmin over an empty axis
-(both raise; more generally a program that mlc.jit refuses is a finding only when numpy
-accepts it); Python int scalars outside the array dtype's range (JAX refuses them).
+Exclusions: negative and sign of bool (numpy and JAX refuse them); integer floor_divide /
+remainder by zero and INT_MIN // -1 (numpy returns 0 with a warning, XLA -1: divisors are
+Python ints 1..7); float floor_divide (numpy's exact divmod and floor(x / y) legitimately
+differ by one); astype from float to integer (numpy leaves out-of-range and NaN undefined);
+max / min / argmax / argmin over an empty axis (both raise; more generally a program that
+mlc.jit refuses is a finding only when numpy accepts it); Python int scalars outside the
+array dtype's range (JAX refuses them).
 """
 
 from __future__ import annotations
@@ -173,8 +176,9 @@ def _step(draw, v_shape, v_dtype, y):
             op = "add"
         return Step(kind, op, {"other": other, "swap": draw(st.booleans())})
     if kind == "unary":
-        if dt == np.bool_:  # mnp.abs(bool) is refused (a finding, test_fuzz_regressions.py)
-            return Step("unary_bool", "logical_not", {})
+        if dt == np.bool_:  # negative and sign refuse bool (as numpy and JAX do)
+            op = draw(st.sampled_from(("logical_not", "abs", "square")))
+            return Step("unary_bool", op, {}) if op == "logical_not" else Step(kind, op, {})
         op = draw(st.sampled_from(UNARY_SAME))
         if dt.kind == "u" and op == "negative":
             op = "abs"
@@ -291,20 +295,30 @@ def numpy_programs(draw, max_steps=3):
 
 # ------------------------------------------------------------------------ the check
 
-def _expected_dtype(s: Step, v, y, mnp):
+def _promoted(v, v_weak: bool, other) -> tuple[np.dtype, bool]:
+    """(dtype, weak) of combining the previous step's value (weak as MLC reported it: e.g.
+    i32 + 1.0 is a weak f32, which then takes an f16 array's dtype) with `other`."""
+    from mlc.frontend.core import DEFAULT_FLOAT, DEFAULT_INT, _dtype_and_weak
+    from mlc.frontend.promotion import join
+    return join([(v.dtype, v_weak), _dtype_and_weak(other)], DEFAULT_INT, DEFAULT_FLOAT)
+
+
+def _expected_dtype(s: Step, v, y, v_weak: bool = False):
+    """(dtype, weak) the step must give, weak None where it is not checked; None if the
+    dtype is not checked either."""
     other = y if s.params.get("other") == "input" else s.params.get("other")
-    if s.kind in ("binary", "bits"):
-        return np.dtype(mnp.result_type(v, other))
+    if s.kind in ("binary", "bits", "mod"):
+        return _promoted(v, v_weak, other)
     if s.kind in ("cmp", "unary_bool"):
-        return np.dtype(np.bool_)
+        return np.dtype(np.bool_), None
     if s.kind in ("trans",):
-        return v.dtype if v.dtype.kind == "f" else np.dtype(np.float32)
+        return (v.dtype if v.dtype.kind == "f" else np.dtype(np.float32)), None
+    if s.kind == "unary" and s.op == "square" and v.dtype == np.bool_:
+        return np.dtype(np.int32), None  # JAX squares bools as the default int (numpy: int8)
     if s.kind in ("unary", "unary_float", "slice", "shape", "concat"):
-        return v.dtype
-    if s.kind == "mod":
-        return np.dtype(mnp.result_type(v, other))
+        return v.dtype, None
     if s.kind == "astype":
-        return np.dtype(s.params["dtype"])
+        return np.dtype(s.params["dtype"]), None
     return None  # reductions, clip, where: numpy is run in the dtype MLC reports
 
 
@@ -325,7 +339,8 @@ def check_numpy_program(program: NumpyProgram):
         return tuple(outs)
 
     try:
-        got = mlc.jit(f)(*inputs)
+        lowered = mlc.jit(f).lower(*inputs)
+        got = lowered.compile()(*inputs)
     except Exception as exc:
         try:  # numpy refuses it too (e.g. max of an empty axis): not a finding
             v = inputs[0]
@@ -335,12 +350,14 @@ def check_numpy_program(program: NumpyProgram):
         except Exception:
             return None
         return "jit-error", f"{type(exc).__name__}: {str(exc)[:400]}"
-    prev = inputs[0]
-    for i, (s, out) in enumerate(zip(program.steps, got)):
+    prev, prev_weak = inputs[0], False
+    for i, (s, out, weak) in enumerate(zip(program.steps, got, lowered.out_weak)):
         out = np.asarray(out)
-        want_dt = _expected_dtype(s, np.asarray(prev), y, mnp)
-        if want_dt is not None and out.dtype != want_dt:
-            return "dtype", f"step {i} {s}: dtype {out.dtype}, expected {want_dt}"
+        want = _expected_dtype(s, np.asarray(prev), y, prev_weak)
+        if want is not None and out.dtype != want[0]:
+            return "dtype", f"step {i} {s}: dtype {out.dtype}, expected {want[0]}"
+        if want is not None and want[1] is not None and weak != want[1]:
+            return "dtype", f"step {i} {s}: weak {weak}, expected {want[1]} ({out.dtype})"
         dt = out.dtype
         with np.errstate(all="ignore"):
             if s.kind in ("binary", "bits", "mod"):
@@ -351,7 +368,7 @@ def check_numpy_program(program: NumpyProgram):
                 want = fn(o, pv) if s.params.get("swap") else fn(pv, o)
             elif s.kind == "cmp":
                 other = y if s.params.get("other") == "input" else s.params.get("other")
-                cdt = np.dtype(mnp.result_type(prev, other))
+                cdt = _promoted(np.asarray(prev), prev_weak, other)[0]
                 pv, o = np.asarray(prev).astype(cdt), np.asarray(other).astype(cdt)
                 fn = getattr(np, s.op)
                 want = fn(o, pv) if s.params.get("swap") else fn(pv, o)
@@ -383,7 +400,7 @@ def check_numpy_program(program: NumpyProgram):
         diff = compare([out], [want], tol, mags, terms)
         if diff is not None:
             return "mismatch", f"step {i} {s}: {diff}"
-        prev = out
+        prev, prev_weak = out, weak
     return None
 
 

@@ -100,6 +100,21 @@ def _im2col(source: ir.Value, c, rhs: ir.RankedTensorType, kernel: ir.Value, res
     return _reshape(product, [n, oh, ow, co], [[0, 1, 2], [3]], expand=True)
 
 
+def _covered(source: ir.Value, c, rhs: ir.RankedTensorType, result_type) -> ir.Value:
+    """The padded lhs cut to the spatial elements some window reads. Then every spatial
+    extent is what the loops cover, which upstream's unit-dim folding assumes: a tail past
+    the last strided window made it build a generic with mismatched operand sizes."""
+    t = ir.RankedTensorType(source.type)
+    shape = list(t.shape)
+    for i, d in enumerate(c.in_spatial):
+        out, k = result_type.shape[c.out_spatial[i]], rhs.shape[c.k_spatial[i]]
+        if out > 0 and k > 0:  # an empty loop reads nothing: leave that extent alone
+            shape[d] = min(shape[d], (out - 1) * c.strides[i] + (k - 1) * c.rhs_dilation[i] + 1)
+    if shape == list(t.shape):
+        return source
+    return extract_slice(source, ir.RankedTensorType.get(shape, t.element_type), [0] * t.rank)
+
+
 @lowering("convolution")
 def lower_convolution(op, sig):
     lhs, rhs = sig.operand_types
@@ -129,6 +144,7 @@ def lower_convolution(op, sig):
         back = [out_nhwc.index(d) for d in range(4)]  # requested dim d is NHWC dim back[d]
         return [_transposed(product, back)]
 
+    source = _covered(source, c, rhs, result_type)
     groups = max(c.feature_groups, c.batch_groups)
     c_group = rhs.shape[c.k_in]
     o_group = rhs.shape[c.k_out] // groups
