@@ -157,3 +157,17 @@ def test_conv_preferred_element_type_accumulates_wide():
                                                         preferred_element_type=np.int32))(x, w)
     assert got.dtype == np.int32
     np.testing.assert_array_equal(got, np.full((1, 2, 2, 2), 9 * 8 * 10000, np.int32))
+
+
+def test_weak_loop_init_takes_the_body_dtype():
+    """As JAX: a Python-scalar init takes the dtype its body gives it (the loop is traced
+    again), instead of the body's values being cast back to the scalar's type."""
+    xs = np.arange(5, dtype=np.float64)
+    carry, ys = mlc.jit(lambda xs: lax.scan(lambda c, x: (c + x, c * 2), 0.0, xs))(xs)
+    assert carry.dtype == np.float64 and carry == xs.sum()
+    np.testing.assert_array_equal(ys, 2 * np.concatenate([[0.0], np.cumsum(xs)[:-1]]))
+    got = mlc.jit(lambda: lax.fori_loop(0, 3, lambda i, c: c + 1.5, 0))()
+    assert got == 4.5 and got.dtype.kind == "f"            # not 3: 1.5 truncated per step
+    strong = mlc.jit(lambda x: lax.fori_loop(0, 3, lambda i, c: c + x, 0))(np.float32(2.0))
+    assert strong.dtype == np.float32 and strong == 6.0
+    assert mlc.jit(lambda: lax.fori_loop(0, 3, lambda i, c: c + i, 0))() == 3  # stays int

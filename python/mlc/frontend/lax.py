@@ -87,11 +87,27 @@ def cond(pred, true_fun, false_fun, *operands):
 
 
 def while_loop(cond_fun, body_fun, init_val):
-    """Repeats val = body_fun(val) while cond_fun(val), as an scf.while."""
-    trace = current_trace()
+    """Repeats val = body_fun(val) while cond_fun(val), as an scf.while.
+
+    As JAX: a weakly typed init (a Python scalar) takes the dtype the body gives it
+    (`fori_loop(0, n, lambda i, c: c + x64, 0.0)` carries float64); the loop is traced
+    again with the promoted init."""
     leaves, structure = flatten(init_val)
     inits = [asarray(x) for x in leaves]
-    inits = [astype(t, t.dtype) for t in inits]  # weak scalars become ordinary values
+    weak = [t.weak for t in inits]
+    dtypes = [t.dtype for t in inits]
+    while True:
+        typed = [astype(t, d) for t, d in zip(inits, dtypes)]  # weak scalars become ordinary values
+        result, promoted = _while(cond_fun, body_fun, structure, typed, weak)
+        if promoted is None:
+            return result
+        dtypes = promoted
+
+
+def _while(cond_fun, body_fun, structure, inits, weak):
+    """(the loop's results, None), or (None, promoted init dtypes) when a weak init must
+    take the body's dtype (the loop built is erased)."""
+    trace = current_trace()
     specs = _specs(inits)
     types = _types(inits)
     with trace.user_location():
@@ -103,9 +119,18 @@ def while_loop(cond_fun, body_fun, init_val):
     after = loop.after.blocks.append(*types)
     with ir.InsertionPoint(after):
         state = unflatten(structure, [Tracer(v, s, d) for v, (s, d) in zip(after.arguments, specs)])
-        outs, _ = _outputs(body_fun(state), (structure, specs), "while_loop body")
+        body = body_fun(state)
+        got = [asarray(x) for x in flatten(body)[0]]
+        if len(got) == len(specs):
+            promoted = [(t.dtype if not t.weak else promote_types(d, t.dtype))
+                        if w and t.shape == s and t.dtype != d else d
+                        for t, w, (s, d) in zip(got, weak, specs)]
+            if promoted != [d for _, d in specs]:
+                loop.operation.erase()
+                return None, promoted
+        outs, _ = _outputs(body, (structure, specs), "while_loop body")
         scf.YieldOp([t.value for t in outs])
-    return unflatten(structure, [wrap(v) for v in loop.results])
+    return unflatten(structure, [wrap(v) for v in loop.results]), None
 
 
 def fori_loop(lower: int, upper: int, body_fun, init_val):
