@@ -411,4 +411,28 @@ irdl.dialect @hlo {
     irdl.results(result: %R)
     irdl.attributes {"lhs_batching_dimensions" = %lhs_batching_dimensions, "rhs_batching_dimensions" = %rhs_batching_dimensions, "lhs_contracting_dimensions" = %lhs_contracting_dimensions, "rhs_contracting_dimensions" = %rhs_contracting_dimensions}
   }
+  irdl.operation @all_reduce {
+    %T = irdl.base "!builtin.tensor"
+    %kind = irdl.base "#builtin.string"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+    irdl.attributes {"kind" = %kind}
+  }
+  irdl.operation @all_gather {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %all_gather_dim = irdl.base "#builtin.integer"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"all_gather_dim" = %all_gather_dim}
+  }
+  irdl.operation @reduce_scatter {
+    %T = irdl.base "!builtin.tensor"
+    %R = irdl.base "!builtin.tensor"
+    %scatter_dimension = irdl.base "#builtin.integer"
+    %kind = irdl.base "#builtin.string"
+    irdl.operands(operand: %T)
+    irdl.results(result: %R)
+    irdl.attributes {"scatter_dimension" = %scatter_dimension, "kind" = %kind}
+  }
 }

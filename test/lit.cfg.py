@@ -25,6 +25,8 @@ def _tool_path(kind, name):
 
 filecheck = _tool_path("llvm_tool", "FileCheck")
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
+# mlc-run would otherwise fill the user's persistent compilation cache.
+config.environment["MLC_CACHE"] = "0"
 # Each tool runs in the Python that has MLC installed.
 config.substitutions.append(("%PYTHON", f'"{python}"'))
 config.substitutions.append(("%mlir_opt", _tool_path("mlir_tool", "mlir-opt")))

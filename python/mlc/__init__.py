@@ -7,7 +7,8 @@ hlo dialect, compiles it once per signature and runs it on numpy arrays;
 
 from .compiler import compile, lower  # noqa: A004
 from .diagnostics import CompileError
-from .frontend.jit import Compiled, Jitted, Lowered, jit
+from .frontend.jit import Compiled, Jitted, Lowered, Traced, jit
+from .options import CompileOptions
 from .frontend.tracing import ConcretizationError, TracingError, UnexpectedTracerError
 from .runtime.executable import Executable
 
@@ -16,9 +17,9 @@ from .autodiff.custom import custom_jvp, custom_vjp, stop_gradient
 from .autodiff.errors import DifferentiationError
 
 # The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
-from . import lax, nn, numpy, random, reference, tree_util  # noqa: E402
+from . import distributed, lax, nn, numpy, random, reference, stablehlo, tree_util  # noqa: E402
 
-__all__ = ["lax", "nn", "numpy", "random", "reference", "tree_util", "compile", "lower", "jit", "Jitted", "Lowered", "Compiled", "CompileError", "Executable",
+__all__ = ["distributed", "lax", "nn", "numpy", "random", "reference", "stablehlo", "tree_util", "compile", "lower", "jit", "Jitted", "Traced", "Lowered", "Compiled", "CompileOptions", "CompileError", "Executable",
            "TracingError", "ConcretizationError", "UnexpectedTracerError",
            "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "custom_vjp",
            "custom_jvp", "stop_gradient", "DifferentiationError"]

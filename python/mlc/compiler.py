@@ -1,14 +1,28 @@
-"""mlc.compile: hlo module (text or ir.Module) -> Executable, through the named stages."""
+"""mlc.compile: hlo module (text or ir.Module) -> Executable, through the named stages.
+
+`run_stages` runs the pipeline stage by stage on one module, keeping each stage's text when
+asked (the staged API's `as_text(stage)`, MLC_DUMP_DIR); `compile_module` adds the
+persistent cache: a hit loads the function's shared library instead of compiling.
+"""
 
 from __future__ import annotations
+
+import itertools
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Callable
 
 from mlir import ir
 
 from . import config
+from .codegen import target
 from .context import make_context
 from .diagnostics import CompileError, format_error, format_location, parse_module
 from .dtypes import numpy_dtype
-from .pipelines import pass_manager, passes_until
+from .options import CompileOptions
+from .pipelines import STAGE_NAMES, check_stage, pass_manager, stages
+from .runtime import disk_cache
 from .runtime.executable import Executable
 from .runtime.memref import TensorSpec
 
@@ -39,6 +53,15 @@ def entry_signature(module: ir.Module, entry: str, source_name: str = "<input>"
     raise CompileError(f"error: no function @{entry} in the module (functions: {', '.join(names) or 'none'})")
 
 
+def resolve_options(options: CompileOptions | None = None, **overrides) -> CompileOptions:
+    """`options` (default: the environment's, config.default_options()) with `overrides`
+    (None values ignored) and the host's threads and vector width filled in, so a cache key
+    names what the code was built for."""
+    options = (options or config.default_options()).replace(**overrides)
+    with config.compiling_with(options):
+        return options.replace(threads=target.num_threads(), vector_bits=target.vector_register_bits())
+
+
 def run_passes(module: ir.Module, passes, source_name: str = "<input>",
                print_ir_after_all: bool = False) -> ir.Module:
     """Runs `passes` on `module` in place; CompileError with the diagnostics on failure."""
@@ -50,30 +73,109 @@ def run_passes(module: ir.Module, passes, source_name: str = "<input>",
     return module
 
 
+def run_stages(module: ir.Module, options: CompileOptions, until: str = "llvm",
+               source_name: str = "<input>", record: Callable[[str, ir.Module], None] | None = None
+               ) -> ir.Module:
+    """Runs the pipeline's stages in order on `module` in place, up to `until`, calling
+    `record(stage, module)` after each one (stage "hlo" included)."""
+    check_stage(until)
+    with config.compiling_with(options):  # the codegen passes read threads/width/BLAS there
+        for stage in stages(options):
+            if stage.passes:
+                run_passes(module, stage.passes, source_name)
+            if record is not None:
+                record(stage.name, module)
+            if stage.name == until:
+                return module
+    raise AssertionError(until)
+
+
 def lower(module: ir.Module, stage: str = "llvm", source_name: str = "<input>",
-          opt_level: int = 2, fusion: bool = True) -> ir.Module:
+          options: CompileOptions | None = None, *, opt_level: int | None = None,
+          fusion: bool | None = None) -> ir.Module:
     """Runs the compile pipeline on `module` in place up to `stage`."""
-    config.check()
-    return run_passes(module, passes_until(stage, opt_level, fusion), source_name)
+    return run_stages(module, resolve_options(options, opt_level=opt_level, fusion=fusion), stage, source_name)
 
 
-def compile(module_or_text, entry: str = "main", opt_level: int = 2,  # noqa: A001 - jax's name
-            source_name: str = "<input>", fusion: bool = True) -> Executable:
+@dataclass
+class Compilation:
+    """What compile_module produced: the executable, the options it was built with, and the
+    text of each stage when they were kept (none on a cache hit)."""
+
+    executable: Executable
+    options: CompileOptions
+    stage_texts: dict[str, str] = field(default_factory=dict)
+    cache_hit: bool = False
+
+
+_DUMP_COUNTER = itertools.count(1)
+
+
+def compile_module(module: ir.Module, entry: str = "main", options: CompileOptions | None = None,
+                   source_name: str = "<input>", keep_stages: bool | None = False,
+                   dump_name: str | None = None, use_cache: bool = True) -> Compilation:
+    """Compiles `module` (lowered in place) with the persistent cache in front.
+
+    keep_stages: False keeps no stage texts, None keeps them when the pipeline runs (not on
+    a cache hit), True always (no cache lookup: the stages must be ones that ran).
+    MLC_DUMP_DIR writes them as `<dump_name>.<stage>.mlir` (and skips the lookup too)."""
+    options = resolve_options(options)
+    inputs, outputs = entry_signature(module, entry, source_name)
+    dump_dir = config.dump_dir()
+    keep = keep_stages is not False or dump_dir is not None
+    cache = disk_cache.default_cache() if use_cache else None
+    fields = None
+    if cache is not None:
+        fields = cache.fields(module.operation.get_asm(enable_debug_info=False), entry, options)
+        if keep_stages is not True and dump_dir is None:
+            executable = cache.load(fields)
+            if executable is not None:
+                return Compilation(executable, options, cache_hit=True)
+    texts: dict[str, str] = {}
+    record = (lambda stage, m: texts.__setitem__(stage, m.operation.get_asm())) if keep else None
+    run_stages(module, options, "llvm", source_name, record)
+    executable = Executable.from_engine(module, entry, inputs, outputs, opt_level=options.opt_level,
+                                        enable_pic=cache is not None)
+    if cache is not None:
+        cache.store(fields, executable)
+    if dump_dir is not None:
+        _dump(dump_dir, dump_name or f"{_safe(entry)}.{next(_DUMP_COUNTER)}", texts)
+    return Compilation(executable, options, texts)
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^\w.-]", "_", name)
+
+
+def _dump(directory: str, name: str, texts: dict[str, str]) -> None:
+    os.makedirs(directory, exist_ok=True)
+    for stage in STAGE_NAMES:
+        if stage in texts:
+            with open(os.path.join(directory, f"{name}.{stage}.mlir"), "w") as f:
+                f.write(texts[stage])
+
+
+def parse_input(module_or_text, source_name: str = "<input>") -> ir.Module:
+    if isinstance(module_or_text, str):
+        from .stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
+        return parse_module(hlo_text(module_or_text, source_name), make_context(), source_name)
+    if isinstance(module_or_text, ir.Module):
+        return module_or_text
+    raise TypeError(f"compile() takes MLIR text or an ir.Module, got {type(module_or_text).__name__}")
+
+
+def compile(module_or_text, entry: str = "main", options: CompileOptions | None = None,  # noqa: A001 - jax's name
+            source_name: str = "<input>", *, opt_level: int | None = None,
+            fusion: bool | None = None) -> Executable:
     """Compiles the hlo function `entry` of a module to native code.
 
     `module_or_text` is MLIR text or an ir.Module (which is lowered in place). The result
     is called with numpy arrays and returns numpy arrays (a tuple for several results).
-    opt_level 0 runs no graph optimization and LLVM -O0; 1..3 run hlo-optimize and set
-    LLVM's level. fusion=False compiles every op as its own kernel (no hlo-fuse).
+    `options` (CompileOptions; default from the environment) say how; the opt_level and
+    fusion keywords override those two fields. A function compiled before, in any process,
+    loads from the persistent cache (MLC_CACHE=0 turns it off).
     """
-    if isinstance(module_or_text, str):
-        module = parse_module(module_or_text, make_context(), source_name)
-    elif isinstance(module_or_text, ir.Module):
-        module = module_or_text
-    else:
-        raise TypeError(f"compile() takes MLIR text or an ir.Module, got {type(module_or_text).__name__}")
-    if not 0 <= opt_level <= 3:
-        raise ValueError(f"opt_level must be 0..3, got {opt_level}")
-    inputs, outputs = entry_signature(module, entry, source_name)
-    lower(module, "llvm", source_name, opt_level, fusion)
-    return Executable(module, entry, inputs, outputs, opt_level=opt_level)
+    module = parse_input(module_or_text, source_name)
+    options = (options or config.default_options()).replace(opt_level=opt_level, fusion=fusion)
+    return compile_module(module, entry, options, source_name).executable
+

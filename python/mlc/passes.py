@@ -12,6 +12,7 @@ from .transforms.pass_base import Pass
 
 _REGISTRY: dict[str, str] = {
     "hlo-verify": "mlc.transforms.verify:HloVerify",
+    "stablehlo-to-hlo": "mlc.stablehlo.hooks:StablehloToHlo",
     "hlo-simplify": "mlc.transforms.hlo_simplify:HloSimplify",
     "hlo-fold": "mlc.transforms.hlo_fold:HloFold",
     "hlo-cse": "mlc.transforms.hlo_cse:HloCse",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from mlir import ir, passmanager
 
+from .options import CompileOptions
 from .conversion.hlo_to_linalg import HloToLinalg
 from .codegen.pipeline import CpuCodegen
 from .conversion.lower_to_llvm import Bufferize, BuffersToLLVM
@@ -28,10 +29,16 @@ class Stage:
     passes: tuple[Pass, ...]
 
 
-def stages(opt_level: int = 2, fusion: bool = True) -> list[Stage]:
-    """opt_level 0 skips the graph optimizations and the CPU strategies (the hlo-optimized
+def stages(options: CompileOptions | None = None) -> list[Stage]:
+    """The stages `options` select (default CompileOptions() when None).
+
+    opt_level 0 skips the graph optimizations and the CPU strategies (the hlo-optimized
     and codegen stages are empty);
     fusion=False skips hlo-fuse and kernel merging, so every op is its own loop nest."""
+    options = options or CompileOptions()
+    opt_level, fusion = options.opt_level, options.fusion
+    # The codegen passes read threads, vector width and BLAS use through config, which
+    # answers from the options of the compile running (compiler.run_stages sets them).
     # hlo-verify checks the input once; the graph passes after it keep the IR valid.
     return [
         Stage("hlo", "the input, verified", (HloVerify(),)),
@@ -61,12 +68,16 @@ def pass_manager(passes, context: ir.Context, print_ir_after_all: bool = False
     return pm
 
 
-def passes_until(stage: str, opt_level: int = 2, fusion: bool = True) -> list[Pass]:
-    """Every pass from the input up to and including `stage`."""
+def check_stage(stage: str) -> None:
     if stage not in STAGE_NAMES:
         raise ValueError(f"unknown stage '{stage}'; stages: {', '.join(STAGE_NAMES)}")
+
+
+def passes_until(stage: str, options: CompileOptions | None = None) -> list[Pass]:
+    """Every pass from the input up to and including `stage`."""
+    check_stage(stage)
     result: list[Pass] = []
-    for s in stages(opt_level, fusion):
+    for s in stages(options):
         result += s.passes
         if s.name == stage:
             return result

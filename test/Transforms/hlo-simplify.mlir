@@ -751,3 +751,28 @@ func.func @reshape_kept(%x: tensor<6xf32>, %y: tensor<6xf32>, %z: tensor<3x2xf32
   %t = "hlo.add"(%b, %c) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %s, %t : tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// A transposed operand folds into the dot's dimension numbers (XLA's TransposeFolding):
+// attention's q k^T reads k in place, contracting its last dim.
+// CHECK-LABEL: func @dot_transpose_folding
+// CHECK-NOT: hlo.transpose
+// CHECK: "hlo.dot_general"(%arg0, %arg1) {lhs_batching_dimensions = array<i64: 0>, lhs_contracting_dimensions = array<i64: 2>, rhs_batching_dimensions = array<i64: 0>, rhs_contracting_dimensions = array<i64: 2>}
+func.func @dot_transpose_folding(%q: tensor<2x5x4xf32>, %k: tensor<2x7x4xf32>) -> tensor<2x5x7xf32> {
+  %kt = "hlo.transpose"(%k) {permutation = array<i64: 0, 2, 1>} : (tensor<2x7x4xf32>) -> tensor<2x4x7xf32>
+  %s = "hlo.dot_general"(%q, %kt) {lhs_batching_dimensions = array<i64: 0>, lhs_contracting_dimensions = array<i64: 2>, rhs_batching_dimensions = array<i64: 0>, rhs_contracting_dimensions = array<i64: 1>} : (tensor<2x5x4xf32>, tensor<2x4x7xf32>) -> tensor<2x5x7xf32>
+  return %s : tensor<2x5x7xf32>
+}
+
+// -----
+
+// A transpose that reorders the free dims stays: folding it would reorder the result.
+// CHECK-LABEL: func @dot_transpose_kept
+// CHECK: hlo.transpose
+// CHECK: "hlo.dot_general"
+func.func @dot_transpose_kept(%x: tensor<3x2x4xf32>, %w: tensor<4x5xf32>) -> tensor<2x3x5xf32> {
+  %t = "hlo.transpose"(%x) {permutation = array<i64: 1, 0, 2>} : (tensor<3x2x4xf32>) -> tensor<2x3x4xf32>
+  %d = "hlo.dot_general"(%t, %w) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 2>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  return %d : tensor<2x3x5xf32>
+}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import numpy as np
 import pytest
 from mlir import ir
@@ -10,6 +13,12 @@ from mlir.dialects import func
 import mlc
 from mlc.context import make_context
 from mlc.dtypes import mlir_element_name
+
+# The suite never touches the user's compilation cache: off by default (each compile is
+# then measured and checked as it is), and pointed at a temporary directory for the tests
+# that turn it on (test_disk_cache.py, test_export.py use their own tmp_path).
+os.environ["MLC_CACHE"] = "0"
+os.environ["MLC_CACHE_DIR"] = tempfile.mkdtemp(prefix="mlc-test-cache-")
 
 # Tolerance (rtol = atol) per result dtype for ops computed exactly as numpy does; integer
 # and boolean results must match exactly.

@@ -153,3 +153,20 @@ def test_zero_size_contractions(shapes, dtype):
 def test_zero_size_reductions(axis):
     x = np.ones((0, 1024), np.float32)
     np.testing.assert_array_equal(mlc.jit(lambda v: mnp.sum(mnp.exp(v), axis=axis))(x), np.sum(np.exp(x), axis=axis))
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_transposed_operands_fold_into_the_contraction(case):
+    """dot_general of transposed operands (hlo-simplify folds the transposes into the
+    dimension numbers when the free dims keep their order, else keeps them) against numpy,
+    odd shapes, batch dims moved around."""
+    rng = np.random.default_rng(40 + case)
+    b, m, k, n = (int(v) for v in rng.choice([1, 3, 17, 33], size=4))
+    perm_a = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (2, 1, 0)][case % 4]
+    perm_b = [(0, 2, 1), (0, 1, 2), (1, 0, 2), (2, 0, 1)][case // 2 % 4]
+    a = rng.standard_normal((b, m, k)).astype(np.float32)
+    w = rng.standard_normal((b, k, n)).astype(np.float32)
+    a_stored = np.ascontiguousarray(np.transpose(a, np.argsort(perm_a)))  # transpose(a_stored, perm_a) == a
+    w_stored = np.ascontiguousarray(np.transpose(w, np.argsort(perm_b)))
+    f = mlc.jit(lambda x, y: mnp.matmul(mnp.transpose(x, perm_a), mnp.transpose(y, perm_b)))
+    np.testing.assert_allclose(f(a_stored, w_stored), a @ w, rtol=1e-4, atol=1e-4)

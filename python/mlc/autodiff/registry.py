@@ -33,7 +33,7 @@ VJP_IGNORES: dict[str, frozenset | str] = {}
 NON_DIFFERENTIABLE: dict[str, str] = {}
 
 _RULE_MODULES = ("elementwise", "shape", "reduce", "dot", "convolution", "indexing", "sort",
-                 "window", "control", "markers")
+                 "window", "control", "markers", "collectives")
 
 
 def vjp_rule(*names: str, ignores=()):

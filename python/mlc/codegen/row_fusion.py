@@ -194,7 +194,15 @@ def _elements(value: ir.Value) -> int:
 
 def _row_slice(value: ir.Value, row: ir.Value) -> ir.Value:
     t = ir.MemRefType(value.type)
-    return memref.subview(value, [row] + [0] * (t.rank - 1), [1] + list(t.shape[1:]), [1] * t.rank)
+    # The row view keeps the buffer's strides at a dynamic offset; stated explicitly, since
+    # the builder cannot infer it when the buffer's own strides are dynamic (a buffer that
+    # bufferization gave a fully dynamic layout, e.g. an scf.if result).
+    strides, _ = t.get_strides_and_offset()
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    layout = ir.StridedLayoutAttr.get(dynamic, strides)
+    view = ir.MemRefType.get([1] + list(t.shape[1:]), t.element_type, layout, t.memory_space)
+    return memref.subview(value, [row] + [0] * (t.rank - 1), [1] + list(t.shape[1:]), [1] * t.rank,
+                          result_type=view)
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,13 @@
 
     f = mlc.jit(fun, static_argnums=(), static_argnames=())
     f(x, y)                      # trace + compile on a new signature, then only dispatch
-    f.lower(x, y).as_text()      # the staged API: Lowered -> .compile() -> Compiled
+    f.trace(x, y).lower().compile()   # the staged API (stages.py): Traced -> Lowered -> Compiled
+    f.lower(x, y).as_text("linalg")   # the IR after a stage
     f.cache_info()               # hits, misses, size
+
+Options (CompileOptions) come from `options=`, else from the environment at compile time;
+`opt_level=`/`fusion=` override those two fields. Compiled code also goes to the persistent
+cache (runtime/disk_cache.py), so another process tracing the same function loads it.
 
 A signature is the arguments' nesting, each array's shape and dtype (Python scalars are
 weakly typed), and the static arguments' values. Calls with a cached signature go straight
@@ -15,7 +20,6 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-import os
 import threading
 from collections import namedtuple
 from typing import Callable
@@ -25,21 +29,18 @@ from mlir import ir
 from mlir.dialects import func
 
 from .. import config
-from ..compiler import compile as compile_module
-from ..compiler import lower as lower_module
 from ..context import make_context
-from ..diagnostics import parse_module
-from ..pipelines import STAGE_NAMES
-from ..runtime.executable import Executable
+from ..options import CompileOptions
 from ..runtime.libraries import FORK_STATE
 from . import methods as _methods  # noqa: F401  (binds Tracer operators)
 from .core import DEFAULT_FLOAT, DEFAULT_INT, asarray, element_type
 from .pytree import flatten, unflatten
+from .stages import STAGES, Compiled, Lowered, Traced
 from .tracing import TraceContext, Tracer, tracing, tracing_active
 
 log = logging.getLogger("mlc")
 CacheInfo = namedtuple("CacheInfo", ["hits", "misses", "size"])
-STAGES = tuple(STAGE_NAMES)
+__all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "STAGES"]
 
 
 def _leaf_spec(x) -> tuple:
@@ -63,100 +64,17 @@ def _leaf_spec(x) -> tuple:
                     f"a compile-time constant)")
 
 
-class Lowered:
-    """A traced function as an hlo module, not yet compiled."""
-
-    def __init__(self, hlo_text: str, name: str, in_specs, out_structure, out_weak, opt_level: int = 2,
-                 fusion: bool = True):
-        self.hlo_text = hlo_text  # with locations: diagnostics point at the user's lines
-        self.opt_level = opt_level
-        self.fusion = fusion
-        self.name = name
-        self.in_specs = in_specs
-        self.out_structure = out_structure
-        self.out_weak = out_weak
-
-    def as_text(self, stage: str = "hlo", debug_info: bool = False) -> str:
-        """The module after `stage`; with `debug_info`, each op's source location too."""
-        if stage not in STAGES:
-            raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
-        module = parse_module(self.hlo_text, make_context(), self.name)
-        if stage != "hlo":
-            lower_module(module, stage, self.name, self.opt_level, self.fusion)
-        return module.operation.get_asm(enable_debug_info=debug_info)
-
-    def compiler_ir(self) -> str:
-        return self.as_text()
-
-    def compile(self) -> "Compiled":
-        executable = compile_module(self.hlo_text, entry="main", source_name=self.name,
-                                    opt_level=self.opt_level, fusion=self.fusion)
-        return Compiled(self, executable)
-
-
-class Compiled:
-    """A compiled signature of a jit function: call it with arguments of that signature."""
-
-    def __init__(self, lowered: Lowered, executable: Executable):
-        self.lowered = lowered
-        self.executable = executable
-        self._single = lowered.out_structure == ("*",)
-
-    def as_text(self, stage: str = "llvm") -> str:
-        return self.lowered.as_text(stage)
-
-    def _buffers(self):
-        from ..analysis import analyze
-        if getattr(self, "_analysis", None) is None:
-            module = parse_module(self.lowered.hlo_text, make_context(), self.lowered.name)
-            lower_module(module, "buffers", self.lowered.name, self.lowered.opt_level, self.lowered.fusion)
-            self._analysis = analyze(module)
-        return self._analysis
-
-    def cost_analysis(self) -> dict:
-        """kernels (loop nests), flops, bytes read and written, temporary buffer bytes."""
-        a = self._buffers()
-        return {k: a[k] for k in ("kernels", "flops", "bytes_read", "bytes_written", "temp_bytes")}
-
-    def memory_analysis(self) -> dict:
-        """argument, output and temporary buffer sizes in bytes, as JAX's memory_analysis."""
-        def size(specs):
-            return sum(int(np.prod(s.shape, dtype=np.int64)) * s.dtype.itemsize for s in specs)
-        return {"argument_size_in_bytes": size(self.executable.inputs),
-                "output_size_in_bytes": size(self.executable.outputs),
-                "temp_size_in_bytes": self._buffers()["temp_bytes"]}
-
-    def call_arrays(self, arrays):
-        """The fast path: positional numpy arrays, exactly the compiled signature's."""
-        out = self.executable(*arrays)
-        if self._single:
-            return out
-        return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
-
-    def call_leaves(self, leaves):
-        arrays = [x if isinstance(x, np.ndarray) else np.asarray(x, dtype=spec[1])
-                  for x, spec in zip(leaves, self.lowered.in_specs)]
-        out = self.executable(*arrays)
-        if self._single:
-            return out
-        out = out if isinstance(out, tuple) else (out,)
-        return unflatten(self.lowered.out_structure, list(out))
-
-    def __call__(self, *args):
-        leaves, _ = flatten(list(args))
-        return self.call_leaves(leaves)
-
-
 class Jitted:
     """The function `mlc.jit` returns."""
 
-    def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), opt_level: int = 2,
-                 fusion: bool = True):
-        if not 0 <= opt_level <= 3:
-            raise ValueError(f"opt_level must be 0..3, got {opt_level}")
+    def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), opt_level: int | None = None,
+                 fusion: bool | None = None, options: CompileOptions | None = None):
+        if options is not None and not isinstance(options, CompileOptions):
+            raise TypeError(f"options must be a CompileOptions, got {type(options).__name__}")
+        self._overrides = dict(opt_level=opt_level, fusion=fusion)
+        CompileOptions().replace(**self._overrides)  # a bad value fails here, at jit()
+        self._options = options
         self.fun = fun
-        self.opt_level = opt_level
-        self.fusion = fusion
         functools.update_wrapper(self, fun)
         self.signature = inspect.signature(fun)
         static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
@@ -212,8 +130,15 @@ class Jitted:
         key = (structure, tuple((s, d.str, w) for s, d, w in specs), tuple(sorted(static.items())))
         return key, leaves, structure, specs
 
+    @property
+    def options(self) -> CompileOptions | None:
+        """The options given to jit (with opt_level/fusion applied); None: the environment's."""
+        if self._options is None and all(v is None for v in self._overrides.values()):
+            return None
+        return (self._options or config.default_options()).replace(**self._overrides)
+
     # --- staged API ---------------------------------------------------------------------
-    def trace_to_module(self, dynamic, static, structure, specs) -> Lowered:
+    def trace_to_module(self, dynamic, static, structure, specs) -> Traced:
         context = make_context()
         with context, ir.Location.unknown():
             module = ir.Module.create()
@@ -233,8 +158,8 @@ class Jitted:
                     outputs["weak"] = [t.weak for t in out_tracers]
                     return [t.value for t in out_tracers]
             text = module.operation.get_asm(enable_debug_info=True)
-            return Lowered(text, self._source_name(), specs, outputs["structure"], outputs["weak"],
-                           self.opt_level, self.fusion)
+            return Traced(text, self._source_name(), specs, outputs["structure"], outputs["weak"],
+                          self.options, module)
 
     def _call_fun(self, arguments: dict):
         """fun called with its bound arguments (name -> value), *args and **kwargs included."""
@@ -248,24 +173,24 @@ class Jitted:
         except TypeError:
             return self.fun.__name__
 
-    def lower(self, *args, **kwargs) -> Lowered:
+    def trace(self, *args, **kwargs) -> Traced:
+        """The hlo module of `fun` for these arguments' signature."""
         dynamic, static = self._split(args, kwargs)
         _, _, structure, specs = self._key(dynamic, static)
         return self.trace_to_module(dynamic, static, structure, specs)
 
-    def trace(self, *args, **kwargs) -> Lowered:
-        return self.lower(*args, **kwargs)
+    def lower(self, *args, **kwargs) -> Lowered:
+        """trace(...).lower(): the module bound to this jit's options."""
+        return self.trace(*args, **kwargs).lower()
 
     # --- calling ------------------------------------------------------------------------
     def _compile(self, key, dynamic, static, structure, specs) -> Compiled:
-        lowered = self.trace_to_module(dynamic, static, structure, specs)
-        compiled = lowered.compile()
+        lowered = self.trace_to_module(dynamic, static, structure, specs).lower()
         self._compiles += 1
         if config.log_compiles():
             self._log_compile(key, specs)
-        if config.dump_dir():
-            self._dump(lowered)
-        return compiled
+        # The call path keeps no stage texts (MLC_DUMP_DIR aside): printing them costs time.
+        return lowered._compile(keep_stages=False, dump_name=f"{self.__name__}.{self._compiles}", consume=True)
 
     def __call__(self, *args, **kwargs):
         if self._fork_generation != FORK_STATE["generation"]:
@@ -324,14 +249,6 @@ class Jitted:
             log.warning("mlc.jit: %s re-compiled because %s", self.__name__, changes)
         self._last_key = key
 
-    def _dump(self, lowered: Lowered) -> None:
-        directory = config.dump_dir()
-        os.makedirs(directory, exist_ok=True)
-        stem = os.path.join(directory, f"{self.__name__}.{self._compiles}")
-        for stage in STAGES:
-            with open(f"{stem}.{stage}.mlir", "w") as f:
-                f.write(lowered.as_text(stage))
-
 
 def _describe_change(old, new) -> str:
     if old[0] != new[0]:
@@ -346,13 +263,14 @@ def _describe_change(old, new) -> str:
     return "; ".join(parts) or "the signature changed"
 
 
-def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(), opt_level: int = 2,
-        fusion: bool = True):
+def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(),
+        options: CompileOptions | None = None, opt_level: int | None = None, fusion: bool | None = None):
     """Compiles `fun` per signature; usable as `@jit` or `@jit(static_argnums=...)`.
-    opt_level 0 turns the graph optimizations (hlo-optimize) and LLVM's off; fusion=False
-    compiles every op as its own kernel."""
+    `options` (CompileOptions) say how, default the environment's at compile time;
+    opt_level and fusion override those fields (opt_level 0 turns the graph optimizations
+    and LLVM's off; fusion=False compiles every op as its own kernel)."""
     if fun is None:
-        return lambda f: Jitted(f, static_argnums, static_argnames, opt_level, fusion)
+        return lambda f: Jitted(f, static_argnums, static_argnames, opt_level, fusion, options)
     if not callable(fun):
         raise TypeError(f"jit expects a function, got {type(fun).__name__}")
-    return Jitted(fun, static_argnums, static_argnames, opt_level, fusion)
+    return Jitted(fun, static_argnums, static_argnames, opt_level, fusion, options)

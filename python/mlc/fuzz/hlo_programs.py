@@ -519,6 +519,10 @@ APPLIERS = {
     "reduce_window": _reduce_window, "convolution": _convolution, "dot_general": _dot_general,
     "gather": _gather, "scatter": _scatter, "sort": lambda g: _sort(g, "sort"),
     "argsort": lambda g: _sort(g, "argsort"),
+    # One process: the collectives are the identity, compiled and in the reference alike.
+    "all_reduce": lambda g: g.add(hlo.all_reduce(g.value("number"), g.d(st.sampled_from(["add", "mul", "max", "min"])))),
+    "all_gather": lambda g: g.add(hlo.all_gather(g.value("number", rank_min=1), 0, 1)),
+    "reduce_scatter": lambda g: g.add(hlo.reduce_scatter(g.value("number", rank_min=1), 0, "add", 1)),
 }
 for _op, _def in OPS.items():
     if _def.family in ("elementwise-unary", "elementwise-binary"):

@@ -12,7 +12,8 @@ Each module's docstring states the semantics it implements.
 
 from __future__ import annotations
 
-from . import contraction, control, conversion, elementwise, indexing, integer, reduction, shape, sort  # noqa: F401
+from . import (collectives, contraction, control, conversion, elementwise, indexing,  # noqa: F401
+               integer, reduction, shape, sort)
 from .interpreter import Interpreter, parse_and_verify, run
 from .registry import EVALUATORS
 

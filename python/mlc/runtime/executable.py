@@ -8,18 +8,20 @@ numpy, stores the data pointers into prebuilt descriptors and calls the packed C
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import math
 import os
 import threading
 import weakref
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
-from ..conversion.preallocate_temporaries import SCRATCH_ATTR
+from ..abi import PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface, packed_interface
 from .buffer_pool import POOL, aligned_bytes
 from .libraries import FORK_STATE, jit_shared_libraries, keep_forever
 from .memref import TensorSpec, checked_argument, data_pointer, make_descriptor
@@ -39,28 +41,36 @@ def _keep_parents_executables() -> None:
 os.register_at_fork(after_in_child=_keep_parents_executables)
 
 
-class Executable:
-    """A compiled entry function. Call it with numpy arrays; it returns numpy arrays."""
+# The code of the last few dropped parallel executables stays mapped. A parallel call
+# returns when its last task has signalled completion, but that task's worker thread is
+# still finishing the task's coroutine, in this code, for a few microseconds more: freeing
+# the engine at once (dropping a jit object right after a call) unmapped code a worker was
+# running, and crashed about one run in three of a compile-call-drop loop. Engines retire
+# through this queue instead, freed only after DEFERRED_FREES later drops.
+DEFERRED_FREES = 32
+_RETIRED: "collections.deque" = collections.deque(maxlen=DEFERRED_FREES)
 
-    def __init__(self, llvm_module: ir.Module, entry: str, inputs: Sequence[TensorSpec],
-                 outputs: Sequence[TensorSpec], opt_level: int = 2):
+
+class Executable:
+    """A compiled entry function. Call it with numpy arrays; it returns numpy arrays.
+
+    Made from an ExecutionEngine (`from_engine`, a compile in this process) or from a
+    shared library (`from_library`, the persistent cache); both call the same packed C
+    interface (see mlc.abi)."""
+
+    def __init__(self, address: int, entry: str, inputs: Sequence[TensorSpec],
+                 outputs: Sequence[TensorSpec], scratch_bytes: int | None = None, parallel: bool = False,
+                 owner=None):
         self.entry = entry
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
-        self._module = llvm_module  # the engine refers to IR owned by this module's context
-        self._engine = ExecutionEngine(llvm_module, opt_level=opt_level,
-                                       shared_libs=jit_shared_libraries())
-        address = self._engine.raw_lookup("_mlir_ciface_" + entry)
-        if not address:
-            raise RuntimeError(f"the compiled module has no C interface for '{entry}'")
+        self.scratch_bytes = scratch_bytes
+        self.parallel = parallel  # parallel loops run on the async runtime's pool, which a fork() child lacks
+        self._owner = owner  # what keeps the code mapped: an ExecutionEngine (and its module) or a CDLL
         self._fn = _PACKED_FN(address)
-        # Compiling is over: stop the context's pass-manager threads. Otherwise every cached
-        # executable would keep its own idle workers (2 per signature on 2 cores). Calls run
-        # parallel loops on the one process-wide async runtime pool (see libraries.py).
-        llvm_module.context.enable_multithreading(False)
         self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
         self._output_bytes = [math.prod(s.shape) * s.dtype.itemsize for s in self.outputs]
-        self._scratch = _scratch_buffer(llvm_module, entry)
+        self._scratch = aligned_bytes(scratch_bytes) if scratch_bytes is not None else None
         if self._scratch is not None:  # temporaries live here, faulted in once, reused per call
             scratch = make_descriptor(TensorSpec(self._scratch.shape, self._scratch.dtype))
             scratch.allocated = scratch.aligned = data_pointer(self._scratch)
@@ -72,10 +82,51 @@ class Executable:
         self._packed = (ctypes.c_void_p * n)(*[base + i * ctypes.sizeof(ctypes.c_void_p)
                                                for i in range(n)])
         self._lock = threading.Lock()  # the descriptors are shared by all calls
-        # Parallel loops run on the async runtime's thread pool, which a fork() child lacks.
-        self.parallel = _declares(llvm_module, "mlirAsyncRuntimeExecute")
         self._fork_generation = FORK_STATE["generation"]
         _LIVE.add(self)
+
+    @classmethod
+    def from_engine(cls, llvm_module: ir.Module, entry: str, inputs: Sequence[TensorSpec],
+                    outputs: Sequence[TensorSpec], opt_level: int = 2, enable_pic: bool = False
+                    ) -> "Executable":
+        """JIT-compiles `llvm_module` (the `llvm` stage). With enable_pic the engine's object
+        code is position independent, so `engine.dump_to_object_file` can make a shared library."""
+        info = describe(llvm_module, entry)
+        engine = ExecutionEngine(llvm_module, opt_level=opt_level, shared_libs=jit_shared_libraries(),
+                                 enable_pic=enable_pic)
+        address = engine.raw_lookup(c_interface(entry))  # the engine prepends `_mlir_`: the packed form
+        if not address:
+            raise RuntimeError(f"the compiled module has no C interface for '{entry}'")
+        # Compiling is over: stop the context's pass-manager threads. Otherwise every cached
+        # executable would keep its own idle workers (2 per signature on 2 cores). Calls run
+        # parallel loops on the one process-wide async runtime pool (see libraries.py).
+        llvm_module.context.enable_multithreading(False)
+        executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel,
+                         owner=(engine, llvm_module))  # the engine refers to IR owned by the module's context
+        executable.externals = info.externals
+        return executable
+
+    @classmethod
+    def from_library(cls, library: ctypes.CDLL, entry: str, inputs: Sequence[TensorSpec],
+                     outputs: Sequence[TensorSpec], scratch_bytes: int | None = None, parallel: bool = False
+                     ) -> "Executable":
+        """The entry of a shared library made from an engine's object code (its runtime
+        dependencies loaded first, see native_library.load)."""
+        try:
+            function = getattr(library, packed_interface(entry))
+        except AttributeError:
+            raise RuntimeError(f"the library has no packed C interface for '{entry}'") from None
+        address = ctypes.cast(function, ctypes.c_void_p).value
+        return cls(address, entry, inputs, outputs, scratch_bytes, parallel, owner=library)
+
+    def __del__(self):
+        if self.parallel and self._owner is not None:
+            _RETIRED.append(self._owner)  # (the oldest retired engine is freed now)
+
+    @property
+    def engine(self) -> ExecutionEngine | None:
+        owner = self._owner
+        return owner[0] if isinstance(owner, tuple) else None
 
     @property
     def signature(self) -> str:
@@ -109,21 +160,36 @@ class Executable:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def _declares(llvm_module: ir.Module, symbol: str) -> bool:
-    for op in llvm_module.body.operations:
-        attrs = op.operation.attributes
-        if "sym_name" in attrs and ir.StringAttr(attrs["sym_name"]).value == symbol:
-            return True
-    return False
+@dataclass(frozen=True)
+class ModuleInfo:
+    """What the runtime needs to know about a compiled entry, read off its `llvm` stage."""
+
+    scratch_bytes: int | None  # the scratch buffer the entry takes last (None: none)
+    parallel: bool  # runs parallel loops on the async runtime
+    externals: tuple[str, ...]  # functions it calls that the module does not define
 
 
-def _scratch_buffer(llvm_module: ir.Module, entry: str) -> np.ndarray | None:
-    """The 64-byte aligned scratch array the entry function asks for with
-    `mlc.scratch_bytes` (see mlc-preallocate-temporaries), or None."""
+def describe(llvm_module: ir.Module, entry: str) -> ModuleInfo:
+    scratch, declared = None, set()
     for op in llvm_module.body.operations:
         attrs = op.operation.attributes
-        if "sym_name" in attrs and ir.StringAttr(attrs["sym_name"]).value == entry:
-            if SCRATCH_ATTR not in attrs:
-                return None
-            return aligned_bytes(ir.IntegerAttr(attrs[SCRATCH_ATTR]).value)
-    return None
+        if "sym_name" not in attrs or op.operation.name != "llvm.func":
+            continue
+        name = ir.StringAttr(attrs["sym_name"]).value
+        if name == entry and SCRATCH_ATTR in attrs:
+            scratch = ir.IntegerAttr(attrs[SCRATCH_ATTR]).value
+        if not len(op.regions[0].blocks):
+            declared.add(name)
+    # Only declarations something calls: the async lowering declares its whole runtime
+    # API even in code that runs no parallel loop, and unused declarations link to nothing.
+    used = set()
+
+    def visit(op):
+        for attr in ("callee", "global_name"):
+            if attr in op.attributes:
+                used.add(ir.FlatSymbolRefAttr(op.attributes[attr]).value)
+        return ir.WalkResult.ADVANCE
+
+    llvm_module.operation.walk(visit)
+    externals = tuple(sorted(declared & used))
+    return ModuleInfo(scratch, PARALLEL_SYMBOL in externals, externals)

@@ -13,13 +13,18 @@ Errors are printed as `file:line:col: error: ...` and make the exit code 1.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
+import re
 import sys
 
+from .. import config
 from ..context import make_context
-from ..compiler import run_passes
+from ..compiler import resolve_options, run_passes
 from ..diagnostics import CompileError, parse_module
 from ..passes import get_pass_class, pass_names
 from ..pipeline_parser import PipelineError, check_upstream, make_pass, parse_options, parse_pipeline
+from ..options import CompileOptions, add_arguments, from_arguments
 from ..pipelines import STAGE_NAMES, passes_until, stages
 from ..transforms.fusion_report import dot_graph, report_text
 from .io import ToolError, read_text, write_text
@@ -37,12 +42,13 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", dest="output", default="-", help="output file (default stdout)")
     parser.add_argument("-p", "--pass-pipeline", help="a textual pipeline, e.g. "
                         "'builtin.module(hlo-verify,func.func(canonicalize))'")
-    parser.add_argument("--emit", choices=STAGE_NAMES,
-                        help="run the compile pipeline up to this stage and print its IR")
-    parser.add_argument("-O", dest="opt_level", type=int, default=2, choices=range(4),
-                        help="with --emit: 0 runs no graph optimization (default 2)")
-    parser.add_argument("--no-fusion", action="store_true",
-                        help="with --emit: no hlo-fuse, every op its own kernel")
+    parser.add_argument("--emit", choices=STAGE_NAMES + ["library"],
+                        help="run the compile pipeline up to this stage and print its IR; "
+                             "'library': write a shared library and C header (needs -o FILE.so)")
+    parser.add_argument("--entry", default="main", help="with --emit=library: the function to export")
+    parser.add_argument("--export-name", help="with --emit=library: the C function's name (default: the entry's)")
+    parser.add_argument("--cpu", default="portable", choices=["portable", "native"],
+                        help="with --emit=library: the CPU the code is for (default portable: any x86-64-v2)")
     parser.add_argument("--fusion-report", action="store_true",
                         help="after the passes, print each fusion (kind, ops, inputs, outputs, bytes)")
     parser.add_argument("--fusion-dot", metavar="FILE",
@@ -52,6 +58,8 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mlir-print-ir-after-all", action="store_true",
                         help="print the IR after every pass (to stderr)")
     parser.add_argument("--list-passes", action="store_true", help="list MLC's passes and stages")
+    # -O, --[no-]fusion, --threads, --vector-bits, --[no-]blas: one flag per CompileOptions field.
+    add_arguments(parser, CompileOptions())  # the environment's values apply when a flag is absent
     return parser
 
 
@@ -101,8 +109,10 @@ def _chunks(text: str, split: bool) -> list[str]:
 
 
 def _process(chunk: str, source_name: str, passes, print_ir: bool, args) -> str:
-    module = parse_module(chunk, make_context(), source_name)
-    run_passes(module, passes, source_name, print_ir)
+    from ..stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
+    module = parse_module(hlo_text(chunk, source_name), make_context(), source_name)
+    with config.compiling_with(args.options):  # the codegen passes read threads/width/BLAS there
+        run_passes(module, passes, source_name, print_ir)
     if args.fusion_dot:
         write_text(args.fusion_dot, dot_graph(module))
     text = str(module)
@@ -119,6 +129,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     context = make_context()
     try:
+        args.options = resolve_options(from_arguments(args, config.default_options()))
+    except ValueError as e:
+        print(f"mlc-opt: error: {e}", file=sys.stderr)
+        return 2
+    if args.emit == "library":
+        return _emit_library(args, pass_flags)
+    try:
         if args.pass_pipeline and pass_flags:
             raise PipelineError("give passes either as flags or with --pass-pipeline, not both")
         if args.pass_pipeline:
@@ -126,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             passes = [_pass_from_flag(f, context) for f in pass_flags]
         if args.emit:
-            passes = passes + passes_until(args.emit, args.opt_level, not args.no_fusion)
+            passes = passes + passes_until(args.emit, args.options)
     except PipelineError as e:
         parser.print_usage(sys.stderr)
         print(f"mlc-opt: error: {e}", file=sys.stderr)
@@ -147,6 +164,44 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mlc-opt: error: {e}", file=sys.stderr)
         return 1
     return 1 if failed else 0
+
+
+def _default_export_name(input_path: str, entry: str) -> str:
+    """The input file's stem as a C identifier (the entry's own name, often `main`, is
+    taken by the compiled module itself)."""
+    stem = "model" if input_path == "-" else os.path.splitext(os.path.basename(input_path))[0]
+    stem = re.sub(r"\W", "_", stem)
+    return stem if stem and not stem[0].isdigit() and stem != entry else f"{stem}_{entry}".lstrip("_") or "model"
+
+
+def _emit_library(args, pass_flags) -> int:
+    """--emit=library: the whole compile, then a shared library and its C header."""
+    from ..compiler import entry_signature
+    from ..export import ExportError, export_library
+    if pass_flags or args.pass_pipeline:
+        print("mlc-opt: error: --emit=library takes no passes", file=sys.stderr)
+        return 2
+    if args.output == "-":
+        print("mlc-opt: error: --emit=library needs -o FILE.so", file=sys.stderr)
+        return 2
+    source_name = "<stdin>" if args.input == "-" else args.input
+    try:
+        module = parse_module(read_text(args.input), make_context(), source_name)
+        with module.context:
+            inputs, outputs = entry_signature(module, args.entry, source_name)
+        # One thread unless --threads asked for more (then export_library says why it cannot).
+        options = args.options if args.option_threads else dataclasses.replace(args.options, threads=1)
+        name = args.export_name or _default_export_name(args.input, args.entry)
+        header = export_library(module, inputs, outputs, args.output, name, None, args.cpu, options,
+                                entry=args.entry, source_name=source_name)
+    except (CompileError, ExportError) as e:
+        print(e if isinstance(e, CompileError) else f"mlc-opt: error: {e}", file=sys.stderr)
+        return 1
+    except ToolError as e:
+        print(f"mlc-opt: error: {e}", file=sys.stderr)
+        return 1
+    print(f"mlc-opt: wrote {args.output} and {header}", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

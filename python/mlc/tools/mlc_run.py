@@ -16,11 +16,12 @@ import zipfile
 
 import numpy as np
 
-from .. import reference
+from .. import config, reference
 from ..compiler import compile as mlc_compile
 from ..compiler import entry_signature
 from ..context import make_context
 from ..diagnostics import CompileError, parse_module
+from ..options import CompileOptions, add_arguments, from_arguments
 from .io import ToolError, read_text
 
 # Relative/absolute tolerance per dtype kind when comparing with --check-against.
@@ -49,8 +50,8 @@ def _argument_parser() -> argparse.ArgumentParser:
                         help="compare the results with the arrays in this .npz file")
     parser.add_argument("--reference", action="store_true",
                         help="evaluate with MLC's reference interpreter (numpy) instead of compiling")
-    parser.add_argument("-O", dest="opt_level", type=int, default=2, choices=range(4),
-                        help="LLVM optimization level (default 2)")
+    # -O, --[no-]fusion, --threads, --vector-bits, --[no-]blas: one flag per CompileOptions field.
+    add_arguments(parser, CompileOptions())  # the environment's values apply when a flag is absent
     return parser
 
 
@@ -115,8 +116,8 @@ def _run(args) -> int:
                 specs, _ = entry_signature(module, args.entry, args.input)
             results = reference.run(module, *_load_inputs(args, specs), entry=args.entry)
         else:
-            executable = mlc_compile(text, entry=args.entry, opt_level=args.opt_level,
-                                     source_name=args.input)
+            options = from_arguments(args, config.default_options())
+            executable = mlc_compile(text, entry=args.entry, options=options, source_name=args.input)
             results = executable(*_load_inputs(args, executable.inputs))
     except CompileError as e:
         print(e, file=sys.stderr)

@@ -823,3 +823,51 @@ func.func @too_large(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296
   %0 = "hlo.negate"(%x) : (tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
   return %0 : tensor<4294967296x4294967296xf32>
 }
+
+// -----
+
+func.func @all_reduce_bad_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: error: 'hlo.all_reduce' op kind must be one of add, mul, max, min, got "xor"
+  %0 = "hlo.all_reduce"(%a) {kind = "xor"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @all_reduce_on_i1(%a: tensor<4xi1>) -> tensor<4xi1> {
+  // CHECK: error: 'hlo.all_reduce' op operands must have integer or float elements, got i1
+  %0 = "hlo.all_reduce"(%a) {kind = "add"} : (tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @all_reduce_result_shape(%a: tensor<4xf32>) -> tensor<2xf32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: expected 'tensor<4xf32>' but got 'tensor<2xf32>'
+  %0 = "hlo.all_reduce"(%a) {kind = "add"} : (tensor<4xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @all_gather_not_a_multiple(%a: tensor<2x3xf32>) -> tensor<2x5xf32> {
+  // CHECK: error: 'hlo.all_gather' op result dim 1 (5) must be the operand's (3) times the number of processes
+  %0 = "hlo.all_gather"(%a) {all_gather_dim = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @all_gather_dim_out_of_range(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: error: 'hlo.all_gather' op all_gather_dim 2 is out of range for rank 2
+  %0 = "hlo.all_gather"(%a) {all_gather_dim = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @reduce_scatter_not_a_block(%a: tensor<6xf32>) -> tensor<4xf32> {
+  // CHECK: error: 'hlo.reduce_scatter' op operand dim 0 (6) must be the result's (4) times the number of processes
+  %0 = "hlo.reduce_scatter"(%a) {scatter_dimension = 0 : i64, kind = "add"} : (tensor<6xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

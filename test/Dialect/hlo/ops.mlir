@@ -221,3 +221,17 @@ func.func @other_element_types(%a: tensor<4xui32>, %b: tensor<4xbf16>) -> (tenso
   %1 = "hlo.convert"(%b) : (tensor<4xbf16>) -> tensor<4xf32>
   return %0, %1 : tensor<4xui32>, tensor<4xf32>
 }
+
+// CHECK-LABEL: func @collectives
+func.func @collectives(%a: tensor<2x3xf32>, %b: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<4xi32>) {
+  // CHECK: "hlo.all_reduce"(%{{.*}}) {kind = "add"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = "hlo.all_reduce"(%a) {kind = "add"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: "hlo.all_reduce"(%{{.*}}) {kind = "max"} : (tensor<4xi32>) -> tensor<4xi32>
+  %1 = "hlo.all_reduce"(%b) {kind = "max"} : (tensor<4xi32>) -> tensor<4xi32>
+  // The result type carries the number of processes (2 here).
+  // CHECK: "hlo.all_gather"(%{{.*}}) {all_gather_dim = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+  %2 = "hlo.all_gather"(%a) {all_gather_dim = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+  // CHECK: "hlo.reduce_scatter"(%{{.*}}) {kind = "add", scatter_dimension = 0 : i64} : (tensor<4xi32>) -> tensor<2xi32>
+  %3 = "hlo.reduce_scatter"(%b) {scatter_dimension = 0 : i64, kind = "add"} : (tensor<4xi32>) -> tensor<2xi32>
+  return %0, %1 : tensor<2x3xf32>, tensor<4xi32>
+}

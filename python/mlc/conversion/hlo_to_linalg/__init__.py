@@ -16,8 +16,8 @@ from ...dialects.hlo.shape_rules import OpSignature
 from ...dialects.hlo.types import is_unsigned, signless
 from ...dialects.hlo.verify import hlo_ops_in, signature_of
 from ...transforms.pass_base import Pass, PassError, apply_patterns
-from . import (constant, convolution, dot, elementwise, indexing, reduce, shape,  # noqa: F401
-               slicing, sort)  # (importing registers the lowerings)
+from . import (collectives, constant, convolution, dot, elementwise, indexing, reduce,  # noqa: F401
+               shape, slicing, sort)  # (importing registers the lowerings)
 from .registry import LOWERINGS, empty
 
 

@@ -180,6 +180,32 @@ def reduce(x, init_value, dimensions: Sequence[int], kind: str) -> ir.Value:
     return _build("reduce", [x, init_value], {"dimensions": dimensions, "kind": kind})
 
 
+def all_reduce(x, kind: str) -> ir.Value:
+    return _build("all_reduce", [x], {"kind": kind})
+
+
+def _resized(x, dim: int, size: int) -> ir.RankedTensorType:
+    t = ir.RankedTensorType(x.type)
+    shape = list(t.shape)
+    shape[dim] = size
+    return ir.RankedTensorType.get(shape, t.element_type)
+
+
+def all_gather(x, all_gather_dim: int, processes: int) -> ir.Value:
+    t = static_tensor(x.type, "operand #0")
+    size = t.shape[all_gather_dim] * processes if 0 <= all_gather_dim < t.rank else 0
+    return _build("all_gather", [x], {"all_gather_dim": all_gather_dim},
+                  _resized(x, all_gather_dim, size) if 0 <= all_gather_dim < t.rank else t)
+
+
+def reduce_scatter(x, scatter_dimension: int, kind: str, processes: int) -> ir.Value:
+    t = static_tensor(x.type, "operand #0")
+    ok = 0 <= scatter_dimension < t.rank
+    size = t.shape[scatter_dimension] // processes if ok else 0
+    return _build("reduce_scatter", [x], {"scatter_dimension": scatter_dimension, "kind": kind},
+                  _resized(x, scatter_dimension, size) if ok else t)
+
+
 def argmax(x, dimension: int, index_type: ir.Type | None = None) -> ir.Value:
     return _arg_reduce("argmax", x, dimension, index_type)
 

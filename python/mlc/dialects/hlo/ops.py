@@ -247,6 +247,21 @@ _OP_LIST = [
                       ("lhs_contracting_dimensions", "i64_array"),
                       ("rhs_contracting_dimensions", "i64_array")),
           family="dot"),
+    OpDef("all_reduce", (("operand", "T"),), (("result", "T"),),
+          "combines operand elementwise across all processes with `kind` (add|mul|max|min); "
+          "every process gets the result (MPI_Allreduce); the identity on one process",
+          attributes=(("kind", "string"),), family="collective", elements="number"),
+    OpDef("all_gather", (("operand", "T"),), (("result", "R"),),
+          "the operands of all processes concatenated along `all_gather_dim`, in process order, "
+          "on every process; the result type says how many processes (result dim = operand dim "
+          "x processes)",
+          attributes=(("all_gather_dim", "integer"),), family="collective", elements="number"),
+    OpDef("reduce_scatter", (("operand", "T"),), (("result", "R"),),
+          "all_reduce with `kind` (add|mul|max|min), then process i keeps block i of the "
+          "`scatter_dimension` split into as many blocks as processes (operand dim = result "
+          "dim x processes)",
+          attributes=(("scatter_dimension", "integer"), ("kind", "string")), family="collective",
+          elements="number"),
 ]
 
 # Ops without a derivative (see OpDef.differentiable); autodiff has a rule for every other op.

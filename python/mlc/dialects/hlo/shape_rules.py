@@ -647,3 +647,59 @@ def sort(sig: OpSignature) -> list[ir.Type]:
     result = sig.declared()
     _check_index_type(result)
     return [tensor_type(x.shape, result.element_type)]
+
+
+# The reductions MPI has for every number type (its and/or/xor are logical/bitwise in
+# other ways than hlo's, so they are left out).
+ALL_REDUCE_KINDS = ("add", "mul", "max", "min")
+
+
+@rule("all_reduce")
+def all_reduce(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    _check_element_class(sig, x.element_type)
+    kind = sig.attributes["kind"]
+    if kind not in ALL_REDUCE_KINDS:
+        raise HloTypeError(f"kind must be one of {', '.join(ALL_REDUCE_KINDS)}, got \"{kind}\"")
+    return [x]
+
+
+def _collective_dim(sig: OpSignature, name: str) -> tuple[ir.RankedTensorType, ir.RankedTensorType, int]:
+    """The operand, the declared result (it carries the process count) and the checked dim."""
+    (x,) = sig.operand_types
+    _check_element_class(sig, x.element_type)
+    dim = sig.attributes[name]
+    if not 0 <= dim < x.rank:
+        raise HloTypeError(f"{name} {dim} is out of range for rank {x.rank}")
+    result = sig.declared()
+    if result.element_type != x.element_type or result.rank != x.rank:
+        raise HloTypeError(f"result type {result} must have the operand's element type and rank ({x})")
+    for d in range(x.rank):
+        if d != dim and result.shape[d] != x.shape[d]:
+            raise HloTypeError(f"result dim {d} ({result.shape[d]}) must equal the operand's ({x.shape[d]})")
+    return x, result, dim
+
+
+def _whole_multiple(big: int, small: int) -> bool:
+    return small > 0 and big >= small and big % small == 0
+
+
+@rule("all_gather")
+def all_gather(sig: OpSignature) -> list[ir.Type]:
+    x, result, dim = _collective_dim(sig, "all_gather_dim")
+    if not _whole_multiple(result.shape[dim], x.shape[dim]):
+        raise HloTypeError(f"result dim {dim} ({result.shape[dim]}) must be the operand's "
+                           f"({x.shape[dim]}) times the number of processes")
+    return [result]
+
+
+@rule("reduce_scatter")
+def reduce_scatter(sig: OpSignature) -> list[ir.Type]:
+    x, result, dim = _collective_dim(sig, "scatter_dimension")
+    kind = sig.attributes["kind"]
+    if kind not in ALL_REDUCE_KINDS:
+        raise HloTypeError(f"kind must be one of {', '.join(ALL_REDUCE_KINDS)}, got \"{kind}\"")
+    if not _whole_multiple(x.shape[dim], result.shape[dim]):
+        raise HloTypeError(f"operand dim {dim} ({x.shape[dim]}) must be the result's "
+                           f"({result.shape[dim]}) times the number of processes")
+    return [result]

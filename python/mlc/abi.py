@@ -1,0 +1,30 @@
+"""The calling convention between compiled code and the runtime, in one place.
+
+The compile pipeline produces, for each public function `f`, a C interface
+`_mlir_ciface_f(in0*, ..., out0*, ..., [scratch*])` whose arguments are pointers to ranked
+memref descriptors `{allocated, aligned, offset, sizes[rank], strides[rank]}`: the inputs,
+then the results (destination-passing style: the caller allocates them), then, when the
+function carries the `SCRATCH_ATTR` attribute, one byte buffer of that many bytes for its
+temporaries (64-byte aligned, allocated once by the caller). The JIT's packed form
+`_mlir__mlir_ciface_f(void **args)` takes an array of pointers to those pointers.
+
+Code that ran parallel loops declares `PARALLEL_SYMBOL`: it needs the async runtime's
+thread pool in the process. Nothing here imports the rest of MLC: the passes that produce
+this convention and the runtime that calls it both import it from the bottom.
+"""
+
+from __future__ import annotations
+
+SCRATCH_ATTR = "mlc.scratch_bytes"
+SCRATCH_ALIGNMENT = 64
+PARALLEL_SYMBOL = "mlirAsyncRuntimeExecute"
+
+
+def c_interface(entry: str) -> str:
+    """The symbol of `entry`'s C interface (one descriptor pointer per argument)."""
+    return "_mlir_ciface_" + entry
+
+
+def packed_interface(entry: str) -> str:
+    """The symbol of `entry`'s packed interface (one `void **` argument), which the JIT adds."""
+    return "_mlir_" + c_interface(entry)

@@ -1,0 +1,206 @@
+"""The staged jit API: Traced -> Lowered -> Compiled, each holding its own artifact.
+
+    traced = mlc.jit(f).trace(x)        # the hlo module a trace produced (with locations)
+    lowered = traced.lower(options)     # that module, verified, bound to resolved options
+    compiled = lowered.compile()        # native code; compiled(x) runs it
+    lowered.as_text("linalg")           # the IR after a stage of the compile that ran
+
+Stage objects do not change once made. The pipeline runs stage by stage on one module and
+each stage's text is kept as it goes, so asking for several stages never re-runs the
+pipeline; a compile served by the persistent cache ran no stages, so asking a Compiled
+for one compiles the module once more, in memory.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+import numpy as np
+
+from ..compiler import Compilation, compile_module, resolve_options, run_stages
+from ..context import make_context
+from ..diagnostics import parse_module
+from ..options import CompileOptions
+from ..pipelines import STAGE_NAMES, check_stage
+from .pytree import flatten, unflatten
+
+STAGES = tuple(STAGE_NAMES)
+
+
+class Traced:
+    """A function traced for one signature: its hlo module, as text with source locations."""
+
+    def __init__(self, hlo_text: str, name: str, in_specs, out_structure, out_weak,
+                 options: CompileOptions | None = None, module=None):
+        self.hlo_text = hlo_text  # with locations: diagnostics point at the user's lines
+        self._module = module  # the trace's own module, handed to the first lower() (see jit)
+        self.name = name
+        self.in_specs = in_specs
+        self.out_structure = out_structure
+        self.out_weak = out_weak
+        self.options = options  # the jit's own; None: the environment's, when lowered
+
+    def as_text(self, debug_info: bool = False) -> str:
+        if debug_info:
+            return self.hlo_text
+        return parse_module(self.hlo_text, make_context(), self.name).operation.get_asm()
+
+    def lower(self, options: CompileOptions | None = None) -> "Lowered":
+        """Binds the module to `options` (default: the jit's, else the environment's),
+        resolved for this host, and verifies it (the `hlo` stage)."""
+        return Lowered(self, resolve_options(options or self.options))
+
+    def _take_module(self):
+        """The trace's module, once (no parse of the text for the jit's own compile)."""
+        module, self._module = self._module, None
+        return module
+
+
+class Lowered:
+    """A traced module ready to compile with fixed options; `compile()` makes native code."""
+
+    def __init__(self, traced: Traced, options: CompileOptions):
+        self.traced = traced
+        self.options = options
+        self.module = traced._take_module() or parse_module(traced.hlo_text, make_context(), traced.name)
+        with self.module.context:
+            run_stages(self.module, options, "hlo", traced.name)
+        self._compiled: Compiled | None = None
+        self._lock = threading.Lock()
+
+    # The trace's facts, under the names earlier versions had here.
+    hlo_text = property(lambda self: self.traced.hlo_text)
+    name = property(lambda self: self.traced.name)
+    in_specs = property(lambda self: self.traced.in_specs)
+    out_structure = property(lambda self: self.traced.out_structure)
+    out_weak = property(lambda self: self.traced.out_weak)
+    opt_level = property(lambda self: self.options.opt_level)
+    fusion = property(lambda self: self.options.fusion)
+
+    def as_text(self, stage: str = "hlo", debug_info: bool = False) -> str:
+        """The module after `stage` of this Lowered's compile (which runs once, on demand,
+        keeping every stage); with `debug_info`, each op's source location too."""
+        _check(stage)
+        if stage == "hlo":
+            return self.module.operation.get_asm(enable_debug_info=debug_info)
+        return self.compile().as_text(stage, debug_info)
+
+    def compiler_ir(self) -> str:
+        return self.as_text()
+
+    def compile(self, keep_stages: bool | None = None) -> "Compiled":
+        """The compiled function (made once per Lowered). Stage texts are kept when the
+        pipeline runs (keep_stages=None), or always (True: no cache lookup), or never (False)."""
+        with self._lock:
+            if self._compiled is None:
+                self._compiled = self._compile(keep_stages)
+            return self._compiled
+
+    def _compile(self, keep_stages: bool | None, dump_name: str | None = None,
+                 consume: bool = False) -> "Compiled":
+        """consume: lower this Lowered's own module in place (the jit's call path, where
+        nobody else sees this Lowered) instead of a copy."""
+        module = self.module if consume else parse_module(
+            self.module.operation.get_asm(enable_debug_info=True), make_context(), self.name)
+        return Compiled(self, compile_module(module, "main", self.options, self.name, keep_stages, dump_name))
+
+
+class Compiled:
+    """A compiled signature of a jit function: call it with arguments of that signature."""
+
+    def __init__(self, lowered: Lowered, compilation: Compilation):
+        self.lowered = lowered
+        self.executable = compilation.executable
+        self.options = compilation.options
+        self.cache_hit = compilation.cache_hit
+        self._texts = {(stage, False): text for stage, text in compilation.stage_texts.items()}
+        self._single = lowered.out_structure == ("*",)
+        self._analysis = None
+
+    def as_text(self, stage: str = "llvm", debug_info: bool = False) -> str:
+        """The IR after `stage` of the compile that made this function. Kept texts have no
+        locations; debug_info, or a function the persistent cache served, compiles the
+        module once more in memory, recording every stage."""
+        _check(stage)
+        key = (stage, debug_info)
+        if key not in self._texts:
+            self._record_stages(debug_info)
+        return self._texts[key]
+
+    def _record_stages(self, debug_info: bool) -> None:
+        # From the trace's text: the jit's call path lowered the Lowered's own module in place.
+        module = parse_module(self.lowered.hlo_text, make_context(), self.lowered.name)
+        with module.context:
+            def record(stage, m):
+                self._texts[(stage, debug_info)] = m.operation.get_asm(enable_debug_info=debug_info)
+            run_stages(module, self.options, "llvm", self.lowered.name, record)
+
+    def _buffers(self):
+        from ..analysis import analyze
+        if self._analysis is None:
+            module = parse_module(self.as_text("buffers"), make_context(), self.lowered.name)
+            self._analysis = analyze(module)
+        return self._analysis
+
+    def cost_analysis(self) -> dict:
+        """kernels (loop nests), flops, bytes read and written, temporary buffer bytes."""
+        a = self._buffers()
+        return {k: a[k] for k in ("kernels", "flops", "bytes_read", "bytes_written", "temp_bytes")}
+
+    def memory_analysis(self) -> dict:
+        """argument, output and temporary buffer sizes in bytes, as JAX's memory_analysis."""
+        def size(specs):
+            return sum(int(np.prod(s.shape, dtype=np.int64)) * s.dtype.itemsize for s in specs)
+        return {"argument_size_in_bytes": size(self.executable.inputs),
+                "output_size_in_bytes": size(self.executable.outputs),
+                "temp_size_in_bytes": self._buffers()["temp_bytes"]}
+
+    def export_library(self, path: str, name: str | None = None, header: str | None = None,
+                       cpu: str = "portable", options: CompileOptions | None = None) -> str:
+        """Writes a position-independent shared library at `path` exporting
+        `int name(const T *in0, ..., T *out0, ...)` (contiguous row-major buffers; 0 on
+        success) and its C header (default: `<name>.h` beside it). Compiled again for `cpu`
+        ("portable": any x86-64-v2 CPU, 128-bit vectors; "native": this host), single-threaded
+        and without BLAS calls, so the library needs only the C library (see mlc.export).
+        `options` default to this function's, on one thread. Returns the header's path."""
+        from ..export import export_library
+        module = parse_module(self.lowered.hlo_text, make_context(), self.lowered.name)
+        return export_library(module, self.executable.inputs, self.executable.outputs, path,
+                              name or _c_name(self.lowered.name), header, cpu,
+                              options or dataclasses.replace(self.options, threads=1),
+                              source_name=self.lowered.name)
+
+    def call_arrays(self, arrays):
+        """The fast path: positional numpy arrays, exactly the compiled signature's."""
+        out = self.executable(*arrays)
+        if self._single:
+            return out
+        return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
+
+    def call_leaves(self, leaves):
+        arrays = [x if isinstance(x, np.ndarray) else np.asarray(x, dtype=spec[1])
+                  for x, spec in zip(leaves, self.lowered.in_specs)]
+        out = self.executable(*arrays)
+        if self._single:
+            return out
+        out = out if isinstance(out, tuple) else (out,)
+        return unflatten(self.lowered.out_structure, list(out))
+
+    def __call__(self, *args):
+        leaves, _ = flatten(list(args))
+        return self.call_leaves(leaves)
+
+
+def _check(stage: str) -> None:
+    try:
+        check_stage(stage)
+    except ValueError:
+        raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}") from None
+
+
+def _c_name(source_name: str) -> str:
+    import re
+    base = source_name.rsplit(":", 1)[-1]
+    name = re.sub(r"\W", "_", base)
+    return name if name and not name[0].isdigit() else f"mlc_{name}"

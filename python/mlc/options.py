@@ -1,0 +1,91 @@
+"""CompileOptions: every setting that changes the code a compile produces, in one object.
+
+The Python API (`mlc.compile(..., options=)`, `mlc.jit(..., options=)`), the pipelines
+(`pipelines.stages(options)`) and both CLIs (`mlc-opt`, `mlc-run`: their flags are generated
+from the fields below) read this one class, and it is part of every compilation-cache key.
+`config.default_options()` builds the default from the environment (MLC_NUM_THREADS,
+MLC_VECTOR_BITS, MLC_BLAS); this module reads nothing itself, so it sits at the bottom of
+the package and anything may import it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass, field
+
+VECTOR_BITS = (128, 256, 512)
+
+
+def _doc(text: str, flag: str, **argparse_kwargs) -> dict:
+    # A field's docstring and its CLI flag live together, so the flags cannot drift from the
+    # fields (a test checks every field has both).
+    return {"doc": text, "flag": flag, "argparse": argparse_kwargs}
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """How to compile: graph optimization, fusion and the CPU code generation choices."""
+
+    opt_level: int = field(default=2, metadata=_doc(
+        "0 runs no graph optimization (hlo-optimize), no CPU strategies (mlc-cpu-codegen, "
+        "matmul tiling) and LLVM -O0; 1..3 run them and set LLVM's optimization level.",
+        "-O", type=int, choices=range(4)))
+    fusion: bool = field(default=True, metadata=_doc(
+        "Fuse ops into kernels (hlo-fuse, kernel merging, row fusion); False compiles every "
+        "op as its own loop nest.", "--fusion"))
+    threads: int | None = field(default=None, metadata=_doc(
+        "Threads that parallel loops run on (the async runtime); None: the cores this "
+        "process may use. 1 generates no parallel loops.", "--threads", type=int))
+    vector_bits: int | None = field(default=None, metadata=_doc(
+        "The vector register width code is generated for (128, 256 or 512); None: the "
+        "host's. Wider than the host is correct code, only slower.", "--vector-bits", type=int,
+        choices=VECTOR_BITS))
+    blas: bool = field(default=True, metadata=_doc(
+        "Call numpy's OpenBLAS for matmuls of at least 64^3 multiply-adds (mlc-blas) when "
+        "the library is there; False runs MLC's generated matmul code.", "--blas"))
+
+    def __post_init__(self):
+        if not isinstance(self.opt_level, int) or not 0 <= self.opt_level <= 3:
+            raise ValueError(f"opt_level must be 0..3, got {self.opt_level!r}")
+        if self.threads is not None and (not isinstance(self.threads, int) or self.threads < 1):
+            raise ValueError(f"threads must be a positive integer or None, got {self.threads!r}")
+        if self.vector_bits is not None and self.vector_bits not in VECTOR_BITS:
+            raise ValueError(f"vector_bits must be one of {', '.join(map(str, VECTOR_BITS))} or None, "
+                             f"got {self.vector_bits!r}")
+        for name in ("fusion", "blas"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
+
+    def replace(self, **changes) -> "CompileOptions":
+        """A copy with `changes`; None values are ignored (so keyword defaults pass through)."""
+        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def field_docs() -> dict[str, str]:
+    """Each field's docstring, by name."""
+    return {f.name: f.metadata["doc"] for f in dataclasses.fields(CompileOptions)}
+
+
+def add_arguments(parser: argparse.ArgumentParser, defaults: CompileOptions) -> None:
+    """Adds one flag per field to a CLI's parser (bools as --X/--no-X), defaults shown."""
+    group = parser.add_argument_group("compile options (CompileOptions)")
+    for f in dataclasses.fields(CompileOptions):
+        value = getattr(defaults, f.name)
+        shown = "host" if value is None else value
+        kwargs = dict(f.metadata["argparse"])
+        if f.type in (bool, "bool"):
+            kwargs["action"] = argparse.BooleanOptionalAction
+        elif "choices" not in kwargs:
+            kwargs["metavar"] = "N"
+        group.add_argument(f.metadata["flag"], dest=f"option_{f.name}", default=None,
+                           help=f"{f.metadata['doc']} (default: {shown})", **kwargs)
+
+
+def from_arguments(args: argparse.Namespace, defaults: CompileOptions) -> CompileOptions:
+    """The options the parsed flags give, starting from `defaults`."""
+    return defaults.replace(**{f.name: getattr(args, f"option_{f.name}")
+                               for f in dataclasses.fields(CompileOptions)})

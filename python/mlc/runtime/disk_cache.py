@@ -1,0 +1,295 @@
+"""The persistent compilation cache: compiled functions as shared libraries on disk, so a
+new process calls a function it compiled before without compiling it again.
+
+Key: a hash of the fields `key_fields` gives: the hlo module's text without locations, the
+entry, the CompileOptions (resolved: threads and vector width as this host fills them in),
+MLC's version and source hash, the MLIR/LLVM wheels, the runtime libraries found, and the
+host CPU's model and features (fingerprint.py). Value: `<key>.json` (the fields, the
+signature, the scratch size, whether it runs parallel loops, the runtime libraries it needs
+and its library's name, size and sha256) and `<key>.<sha256>.so`, linked from the
+ExecutionEngine's position-independent object code.
+
+Robustness: every file is written to a temporary name and renamed into place, library
+first, so a reader sees a whole entry or none; a library's name carries its hash, so two
+processes storing one key never mix their files. An entry that fails any check (JSON,
+fields, size, hash, dlopen) is a miss, removed and rebuilt. The cache never fails a call:
+any error reading or writing it (read-only, full, corrupt directory) costs only the compile,
+with one warning per process. Size: after each store, least recently used entries (a hit
+touches its JSON file) are removed until the total is under MLC_CACHE_MAX_MB.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from .. import config
+from ..options import CompileOptions
+from . import native_library
+from .executable import Executable
+from .fingerprint import environment_fields
+from .memref import TensorSpec
+
+FORMAT = 1
+log = logging.getLogger("mlc")
+_WARNED = set()
+_STALE_TMP_SECONDS = 3600
+
+
+def _warn_once(what: str, error: BaseException | str) -> None:
+    if what not in _WARNED:
+        _WARNED.add(what)
+        warnings.warn(f"mlc: compilation cache {what} ({error}); compiling in memory", RuntimeWarning,
+                      stacklevel=3)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def key_fields(hlo_text: str, entry: str, options: CompileOptions, memo_dir: str | None) -> dict[str, str]:
+    """Every input that decides the machine code, one string each (see the module docstring)."""
+    return {"hlo": _digest(hlo_text.encode()), "entry": entry,
+            "options": json.dumps(options.as_dict(), sort_keys=True),
+            **environment_fields(memo_dir)}
+
+
+def _spec_json(specs) -> list:
+    return [[list(s.shape), s.dtype.str] for s in specs]
+
+
+def _specs(data) -> tuple[TensorSpec, ...]:
+    return tuple(TensorSpec(tuple(int(n) for n in shape), np.dtype(dtype)) for shape, dtype in data)
+
+
+class DiskCache:
+    """One cache directory (a `v<FORMAT>` folder inside `directory`)."""
+
+    def __init__(self, directory: str, max_bytes: int):
+        self.root = Path(directory) / f"v{FORMAT}"
+        self.max_bytes = max_bytes
+        self._pending: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        self.usable = self._prepare()
+
+    def _prepare(self) -> bool:
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            return True
+        except OSError as e:
+            _warn_once(f"directory {self.root} cannot be created", e)
+            return False
+
+    def fields(self, hlo_text: str, entry: str, options: CompileOptions) -> dict[str, str]:
+        return key_fields(hlo_text, entry, options, str(self.root) if self.usable else None)
+
+    @staticmethod
+    def key(fields: dict[str, str]) -> str:
+        return _digest(json.dumps(fields, sort_keys=True).encode())[:40]
+
+    # --- lookup -----------------------------------------------------------------------------
+    def load(self, fields: dict[str, str]) -> Executable | None:
+        """The cached executable for `fields`, or None (a miss, logged with its reason)."""
+        key = self.key(fields)
+        meta_path = self.root / f"{key}.json"
+        try:
+            meta = json.loads(meta_path.read_bytes())
+        except FileNotFoundError:
+            self._log_miss(fields, "no entry")
+            return None
+        except (OSError, ValueError) as e:
+            return self._corrupt(key, f"unreadable metadata: {e}")
+        try:
+            if meta.get("format") != FORMAT or meta.get("fields") != fields:
+                return self._corrupt(key, "metadata does not match the key")
+            library = self.root / meta["library"]
+            data = library.read_bytes()
+            if len(data) != meta["library_size"] or _digest(data) != meta["library_sha256"]:
+                return self._corrupt(key, "the library's size or hash is wrong")
+            handle = native_library.load(str(library), meta["needs"])
+            executable = Executable.from_library(handle, meta["entry"], _specs(meta["inputs"]),
+                                                 _specs(meta["outputs"]), meta["scratch_bytes"],
+                                                 meta["parallel"])
+        except FileNotFoundError:
+            return self._corrupt(key, "the library is missing")
+        except (OSError, KeyError, TypeError, ValueError, RuntimeError) as e:
+            return self._corrupt(key, f"{type(e).__name__}: {e}")
+        try:
+            os.utime(meta_path)  # least recently used goes first
+        except OSError:
+            pass
+        if config.log_compiles():
+            log.warning("mlc cache: hit %s (@%s)", key[:12], fields["entry"])
+        return executable
+
+    def _corrupt(self, key: str, reason: str) -> None:
+        if config.log_compiles():
+            log.warning("mlc cache: miss %s: corrupt entry (%s); rebuilding it", key[:12], reason)
+        self._remove_entry(key)
+        return None
+
+    def _log_miss(self, fields: dict[str, str], reason: str) -> None:
+        if not config.log_compiles():
+            return
+        try:
+            last = json.loads(self._function_file(fields).read_bytes())
+        except (OSError, ValueError):
+            log.warning("mlc cache: miss %s (@%s): %s for this module", self.key(fields)[:12],
+                        fields["entry"], reason)
+            return
+        changed = [name for name in fields if last.get(name) != fields[name]]
+        detail = []
+        for name in changed:
+            if name == "options":
+                old, new = json.loads(last[name]), json.loads(fields[name])
+                detail.append("options (" + ", ".join(f"{k} {old.get(k)} -> {v}" for k, v in new.items()
+                                                      if old.get(k) != v) + ")")
+            else:
+                detail.append(name)
+        log.warning("mlc cache: miss %s (@%s): changed since the last entry for this module: %s",
+                    self.key(fields)[:12], fields["entry"], ", ".join(detail) or "nothing (evicted)")
+
+    def _function_file(self, fields: dict[str, str]) -> Path:
+        # The fields of the last entry stored for one module and entry: what a miss compares with.
+        return self.root / f"last-{_digest((fields['hlo'] + fields['entry']).encode())[:24]}.json"
+
+    # --- store ------------------------------------------------------------------------------
+    def store(self, fields: dict[str, str], executable: Executable) -> None:
+        """Writes `executable` (made with Executable.from_engine(..., enable_pic=True)) in the
+        background: its object code is taken now, the link and the writes run on a thread."""
+        if not self.usable or executable.engine is None:
+            return
+        key = self.key(fields)
+        try:
+            fd, object_path = tempfile.mkstemp(prefix="tmp-", suffix=".o", dir=self.root)
+            os.close(fd)
+            executable.engine.dump_to_object_file(object_path)
+            if not os.path.getsize(object_path):
+                raise OSError("the engine wrote an empty object file")
+        except (OSError, RuntimeError) as e:
+            _warn_once(f"directory {self.root} is not writable", e)
+            return
+        meta = {"format": FORMAT, "fields": fields, "entry": executable.entry,
+                "inputs": _spec_json(executable.inputs), "outputs": _spec_json(executable.outputs),
+                "scratch_bytes": executable.scratch_bytes, "parallel": executable.parallel,
+                "needs": native_library.runtime_dependencies(getattr(executable, "externals", ()))}
+        thread = threading.Thread(target=self._write, args=(key, fields, object_path, meta),
+                                  name="mlc-cache-store")
+        with self._lock:
+            self._pending = [t for t in self._pending if t.is_alive()] + [thread]
+        thread.start()
+
+    def flush(self) -> None:
+        """Waits for the stores in flight (tests; the interpreter waits for them at exit)."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for t in pending:
+            t.join()
+
+    def _write(self, key: str, fields: dict[str, str], object_path: str, meta: dict) -> None:
+        tmp_library = f"{object_path[:-2]}.so"
+        try:
+            native_library.link_shared([object_path], tmp_library,
+                                       [f"_mlir__mlir_ciface_{meta['entry']}"])
+            data = Path(tmp_library).read_bytes()
+            digest = _digest(data)
+            meta.update(library=f"{key}.{digest[:16]}.so", library_size=len(data), library_sha256=digest)
+            os.replace(tmp_library, self.root / meta["library"])
+            self._write_atomic(self.root / f"{key}.json", json.dumps(meta).encode())
+            self._write_atomic(self._function_file(fields), json.dumps(fields).encode())
+            if config.log_compiles():
+                log.warning("mlc cache: stored %s (@%s, %d bytes)", key[:12], meta["entry"], len(data))
+            self.evict()
+        except (OSError, native_library.LinkError) as e:
+            _warn_once(f"store in {self.root} failed", e)
+        finally:
+            for path in (object_path, tmp_library):
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+
+    def _write_atomic(self, path: Path, data: bytes) -> None:
+        fd, tmp = tempfile.mkstemp(prefix="tmp-", dir=self.root)
+        try:
+            os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide entries from other users of a shared cache
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    # --- removal ----------------------------------------------------------------------------
+    def _remove_entry(self, key: str) -> None:
+        """Metadata first: a reader that finds no JSON never looks for the library."""
+        for path in [self.root / f"{key}.json", *self.root.glob(f"{key}.*.so")]:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+    def evict(self) -> None:
+        """Removes least recently used entries until the cache fits its cap, and temporary
+        files that a killed process left behind."""
+        entries, total, now = [], 0, time.time()
+        by_key: dict[str, int] = {}
+        with os.scandir(self.root) as it:
+            for e in it:
+                try:
+                    st = e.stat()
+                except OSError:
+                    continue
+                if e.name.startswith("tmp-"):
+                    if now - st.st_mtime > _STALE_TMP_SECONDS:
+                        try:
+                            os.unlink(e.path)
+                        except OSError:
+                            pass
+                    continue
+                key = e.name.split(".")[0]
+                by_key[key] = by_key.get(key, 0) + st.st_size
+                total += st.st_size
+                if e.name.endswith(".json") and not e.name.startswith("last-"):
+                    entries.append((st.st_mtime, key))
+        if total <= self.max_bytes:
+            return
+        for _, key in sorted(entries):
+            self._remove_entry(key)
+            total -= by_key.get(key, 0)
+            if total <= self.max_bytes * 0.9:
+                break
+
+
+_CACHES: dict[tuple[str, int], DiskCache] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def default_cache() -> DiskCache | None:
+    """The cache config.py describes (MLC_CACHE, MLC_CACHE_DIR, MLC_CACHE_MAX_MB), or None
+    when it is off or unusable."""
+    if not config.cache_enabled():
+        return None
+    where = (os.path.abspath(config.cache_dir()), config.cache_max_bytes())
+    with _CACHES_LOCK:
+        cache = _CACHES.get(where)
+        if cache is None:
+            cache = _CACHES[where] = DiskCache(*where)
+    return cache if cache.usable else None
+
+
+def flush_all() -> None:
+    for cache in list(_CACHES.values()):
+        cache.flush()

@@ -1,0 +1,30 @@
+"""The table of StableHLO/CHLO op converters: op name -> rule(converter, op) -> new values.
+
+Ops with no entry whose name is an hlo op (`stablehlo.add` -> `hlo.add`) convert by the
+generic rule in convert.py; every other op is rejected with its location."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+RULES: dict[str, Callable] = {}
+
+
+def rule(*names: str):
+    def register(fn):
+        for name in names:
+            RULES[name] = fn
+        return fn
+    return register
+
+
+# Ops outside MLC's scope (one device, no side effects), rejected with the reason, even
+# where the hlo table has a same-named op for MLC's own use.
+_COLLECTIVES = ("all_reduce", "all_gather", "all_to_all", "reduce_scatter", "collective_permute",
+                "collective_broadcast", "partition_id", "replica_id")
+_SIDE_EFFECTS = ("send", "recv", "infeed", "outfeed", "after_all", "create_token")
+REJECTED: dict[str, str] = {
+    **{f"stablehlo.{n}": "collectives are not supported (MLC imports single-device programs)"
+       for n in _COLLECTIVES},
+    **{f"stablehlo.{n}": "tokens and side-effecting ops are not supported" for n in _SIDE_EFFECTS},
+}

@@ -1,0 +1,61 @@
+// hlo.all_reduce: the identity on one process; under a job (forced here with
+// MLC_COLLECTIVES=mpi) a check that all processes agree, then MPI_Allreduce in place on a
+// fresh buffer holding a copy of the operand, with MPICH's handles.
+// RUN: not mlc-opt %s --hlo-to-linalg --split-input-file 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: env MLC_COLLECTIVES=mpi mlc-opt %s --hlo-to-linalg | FileCheck %s --check-prefix=MPI
+// RUN: env MLC_COLLECTIVES=mpi mlc-opt %s --emit=llvm | FileCheck %s --check-prefix=LLVM
+
+// A result type made for 2 processes (@gather below) does not compile for one (the
+// diagnostic comes first, on stderr).
+// ONE: error: 'hlo.all_gather' op all_gather was built for 2 processes, this job has 1
+
+// ONE-LABEL: func @sum
+// ONE-NOT: MPI
+// ONE: return %arg0
+
+// MPI: llvm.func @MPI_Allreduce(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> i32
+// MPI-LABEL: func @sum
+// MPI-DAG: %[[COUNT:.*]] = arith.constant 6 : i32
+// MPI-DAG: %[[FLOAT:.*]] = arith.constant 1275069450 : i32
+// MPI-DAG: %[[SUM:.*]] = arith.constant 1476395011 : i32
+// MPI-DAG: %[[WORLD:.*]] = arith.constant 1140850688 : i32
+// MPI-DAG: bufferization.to_buffer %arg0 read_only
+// MPI-DAG: %[[RECV:.*]] = memref.alloc() : memref<2x3xf32>
+// MPI: llvm.call @MPI_Allreduce(%{{.*}}, %{{.*}}, %[[COUNT]], %[[FLOAT]], %[[SUM]], %[[WORLD]])
+// MPI: bufferization.to_tensor %[[RECV]] restrict
+func.func @sum(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "hlo.all_reduce"(%a) {kind = "add"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// MPI-LABEL: func @max_i64
+// MPI-DAG: arith.constant 1275070522 : i32
+// MPI-DAG: arith.constant 1476395009 : i32
+// MPI: llvm.call @MPI_Allreduce
+func.func @max_i64(%a: tensor<5xi64>) -> tensor<5xi64> {
+  %0 = "hlo.all_reduce"(%a) {kind = "max"} : (tensor<5xi64>) -> tensor<5xi64>
+  return %0 : tensor<5xi64>
+}
+
+// -----
+
+// all_gather along dim 1 on 2 processes: MPI_Allgather into [2, 2, 3], then the process
+// dim moves next to dim 1 and merges with it.
+// MPI-LABEL: func @gather
+// MPI: %[[RECV:.*]] = memref.alloc() : memref<2x2x3xf32>
+// MPI: llvm.call @MPI_Allgather
+// MPI: %[[ALL:.*]] = bufferization.to_tensor %[[RECV]] restrict
+// MPI: linalg.transpose ins(%[[ALL]] : tensor<2x2x3xf32>) outs(%{{.*}} : tensor<2x2x3xf32>) permutation = [1, 0, 2]
+// MPI: tensor.expand_shape {{.*}} into tensor<2x6xf32>
+func.func @gather(%a: tensor<2x3xf32>) -> tensor<2x6xf32> {
+  %0 = "hlo.all_gather"(%a) {all_gather_dim = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+
+
+// -----
+
+// The compiled kernel calls MPI itself (and nothing declares a C wrapper for it).
+// LLVM: llvm.func @MPI_Allreduce(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> i32
+// LLVM-NOT: _mlir_ciface_MPI_Allreduce
+// LLVM: llvm.call @MPI_Allreduce

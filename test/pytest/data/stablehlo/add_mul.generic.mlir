@@ -1,0 +1,8 @@
+"builtin.module"() <{sym_name = "jit__lambda"}> ({
+  "func.func"() <{arg_attrs = [{}, {}], function_type = (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>, res_attrs = [{jax.result_info = "result"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>):
+    %0 = "stablehlo.multiply"(%arg0, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %1 = "stablehlo.add"(%0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%1) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()

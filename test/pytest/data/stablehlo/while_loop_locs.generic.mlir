@@ -1,0 +1,42 @@
+#loc1 = loc("a")
+#loc6 = loc("while")
+#loc13 = loc("while:"(#loc6))
+"builtin.module"() <{sym_name = "jit__lambda"}> ({
+  "func.func"() <{arg_attrs = [{}], function_type = (tensor<f32>) -> tensor<f32>, res_attrs = [{jax.result_info = "result"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<f32> loc("a")):
+    %0 = "stablehlo.while"(%arg0) ({
+    ^bb0(%arg2: tensor<f32> loc("while:"(#loc6))):
+      %3 = "stablehlo.constant"() <{value = dense<5.000000e+01> : tensor<f32>}> : () -> tensor<f32> loc(#loc20)
+      %4 = "stablehlo.compare"(%arg2, %3) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1> loc(#loc23)
+      "stablehlo.return"(%4) : (tensor<i1>) -> () loc(#loc20)
+    }, {
+    ^bb0(%arg1: tensor<f32> loc("while:"(#loc6))):
+      %1 = "stablehlo.constant"() <{value = dense<3.000000e+00> : tensor<f32>}> : () -> tensor<f32> loc(#loc20)
+      %2 = "stablehlo.multiply"(%arg1, %1) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc(#loc24)
+      "stablehlo.return"(%2) : (tensor<f32>) -> () loc(#loc20)
+    }) : (tensor<f32>) -> tensor<f32> loc(#loc20)
+    "func.return"(%0) : (tensor<f32>) -> () loc(#loc19)
+  }) : () -> () loc(#loc)
+}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> () loc(#loc)
+#loc = loc(unknown)
+#loc2 = loc("/work/main/tools/gen_stablehlo_fixtures.py":133:39 to :95)
+#loc3 = loc("/work/main/tools/gen_stablehlo_fixtures.py":139:14 to :38)
+#loc4 = loc("/work/main/tools/gen_stablehlo_fixtures.py":165:8 to :42)
+#loc5 = loc("/work/main/tools/gen_stablehlo_fixtures.py":172:13 to :19)
+#loc7 = loc("/work/main/tools/gen_stablehlo_fixtures.py":133:64 to :72)
+#loc8 = loc("/work/main/tools/gen_stablehlo_fixtures.py":133:84 to :91)
+#loc9 = loc("programs.<locals>.<lambda>"(#loc2))
+#loc10 = loc("export"(#loc3))
+#loc11 = loc("main"(#loc4))
+#loc12 = loc("<module>"(#loc5))
+#loc14 = loc("programs.<locals>.<lambda>.<locals>.<lambda>"(#loc7))
+#loc15 = loc("programs.<locals>.<lambda>.<locals>.<lambda>"(#loc8))
+#loc16 = loc(callsite(#loc11 at #loc12))
+#loc17 = loc(callsite(#loc10 at #loc16))
+#loc18 = loc(callsite(#loc9 at #loc17))
+#loc19 = loc("jit(<lambda>)"(#loc17))
+#loc20 = loc("jit(<lambda>)/while"(#loc18))
+#loc21 = loc(callsite(#loc14 at #loc18))
+#loc22 = loc(callsite(#loc15 at #loc18))
+#loc23 = loc("jit(<lambda>)/while/cond/lt"(#loc21))
+#loc24 = loc("jit(<lambda>)/while/body/mul"(#loc22))

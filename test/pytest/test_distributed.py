@@ -1,0 +1,260 @@
+"""Collectives and data-parallel training across processes: jobs launched with
+`mpiexec -n 2 python -m mpi4py`, each under a timeout (a hang fails the test, it does not
+stall the run), plus the one-process behaviour and the errors, in this process."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mlc
+import mlc.numpy as mnp
+from mlc import distributed
+
+ROOT = Path(__file__).resolve().parents[2]
+# The mpich wheel puts mpiexec next to the interpreter; a system MPI may be on PATH.
+MPIEXEC = shutil.which("mpiexec", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+needs_mpiexec = pytest.mark.skipif(MPIEXEC is None, reason="mpiexec is not installed (pip install mpich mpi4py)")
+TIMEOUT = 120
+
+
+def launch(tmp_path, script: str, *args, n: int = 2) -> subprocess.CompletedProcess:
+    """Runs `script` on n processes; MPIEXEC_TIMEOUT is hydra's own backstop."""
+    path = tmp_path / "job.py"
+    path.write_text(textwrap.dedent(script))
+    env = {**os.environ, "MPIEXEC_TIMEOUT": str(TIMEOUT - 10)}
+    return subprocess.run([MPIEXEC, "-n", str(n), sys.executable, "-m", "mpi4py", str(path), *args],
+                          capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=tmp_path)
+
+
+def ok_lines(result, n: int = 2) -> list[str]:
+    assert result.returncode == 0, result.stdout + result.stderr
+    # The ranks' lines may interleave on the shared stdout.
+    ranks = sorted(re.findall(r"OK (\d+)", result.stdout))
+    assert ranks == [str(r) for r in range(n)], result.stdout + result.stderr
+    return ranks
+
+
+# ------------------------------------------------------------------ two processes
+
+COLLECTIVES = """
+import numpy as np, mlc, mlc.numpy as mnp
+from mlc import distributed
+from mlc.lax import psum, pmean, pmax, pmin
+
+distributed.initialize()
+rank, count = distributed.process_index(), distributed.process_count()
+assert count == 2
+
+def data(r, shape, dtype):
+    rng = np.random.default_rng(100 + r)
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(-50, 50, shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+@mlc.jit
+def reductions(x):
+    return psum(x, "processes"), pmax(x, "processes"), pmin(x, "processes")
+
+for shape, dtype in [((3, 5), np.float32), ((7,), np.float64), ((2, 3, 4), np.int32), ((), np.int64)]:
+    parts = [data(r, shape, dtype) for r in range(count)]
+    got = reductions(parts[rank])
+    want = (parts[0] + parts[1], np.maximum(*parts), np.minimum(*parts))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, g.shape, w.dtype, w.shape)
+        np.testing.assert_allclose(g, w, rtol=1e-6)
+
+# pmean of a pytree, and the reduction kind jax.lax has no function for (mul), from IR.
+x = data(rank, (4, 3), np.float32)
+mean = mlc.jit(lambda t: pmean(t, "processes"))({"a": x, "b": 2 * x})
+parts = [data(r, (4, 3), np.float32) for r in range(count)]
+np.testing.assert_allclose(mean["a"], (parts[0] + parts[1]) / 2, rtol=1e-6)
+np.testing.assert_allclose(mean["b"], parts[0] + parts[1], rtol=1e-6)
+text = '''func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %0 = "hlo.all_reduce"(%x) {kind = "mul"} : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}'''
+np.testing.assert_allclose(mlc.compile(text)(x), parts[0] * parts[1], rtol=1e-6)
+np.testing.assert_allclose(mlc.reference.run(text, x), parts[0] * parts[1], rtol=1e-6)
+
+# Gradients with JAX's rule (the transpose of psum is psum): d/dx sum(psum(x)^2) =
+# psum(2 psum(x)) = 2 * count * psum(x); the gradient of a pmean-ed local loss is local.
+g = mlc.jit(mlc.grad(lambda x: mnp.sum(psum(x, "processes") ** 2)))(x)
+np.testing.assert_allclose(g, 2 * count * (parts[0] + parts[1]), rtol=1e-5)
+g = mlc.jit(mlc.grad(lambda x: mnp.sum(pmean(x * x, "processes"))))(x)
+np.testing.assert_allclose(g, 2 * x, rtol=1e-6)
+# pmax's derivative goes to the process holding the maximum.
+g = mlc.jit(mlc.grad(lambda x: mnp.sum(pmax(x, "processes"))))(x)
+np.testing.assert_allclose(g, (x == np.maximum(*parts)).astype(np.float32) * count)
+
+# all_gather (stacked and tiled, along dims 0 and 1) and psum_scatter, against numpy.
+from mlc.lax import all_gather, psum_scatter
+y = [data(r, (4, 6), np.float32) for r in range(count)]
+stacked, tiled1, scattered0, scattered1 = mlc.jit(lambda v: (
+    all_gather(v, "processes"), all_gather(v, "processes", axis=1, tiled=True),
+    psum_scatter(v, "processes", tiled=True), psum_scatter(v, "processes", scatter_dimension=1, tiled=True)))(y[rank])
+np.testing.assert_array_equal(stacked, np.stack(y))
+np.testing.assert_array_equal(tiled1, np.concatenate(y, axis=1))
+np.testing.assert_allclose(scattered0, (y[0] + y[1])[2 * rank:2 * rank + 2], rtol=1e-6)
+np.testing.assert_allclose(scattered1, (y[0] + y[1])[:, 3 * rank:3 * rank + 3], rtol=1e-6)
+ints = [data(r, (2, 3), np.int64) for r in range(count)]
+np.testing.assert_array_equal(mlc.jit(lambda v: all_gather(v, "processes", axis=1))(ints[rank]),
+                              np.stack(ints, axis=1))
+# all_gather and psum_scatter are each other's transposes.
+w = np.arange(8, dtype=np.float32).reshape(2, 4) + rank
+g = mlc.jit(mlc.grad(lambda v: mnp.sum(all_gather(v, "processes", tiled=True) ** 2)))(w)
+np.testing.assert_allclose(g, 2 * count * w, rtol=1e-6)
+
+# Host helpers: each process's shard of a global batch, process 0's parameters everywhere.
+batch = np.arange(12).reshape(6, 2)
+np.testing.assert_array_equal(distributed.process_shard(batch), batch[3 * rank:3 * rank + 3])
+params = distributed.broadcast_from_process_0({"w": np.full(3, rank, np.float32)})
+np.testing.assert_array_equal(params["w"], np.zeros(3, np.float32))
+print(f"OK {rank}")
+"""
+
+
+@needs_mpiexec
+def test_collectives_match_numpy_on_two_processes(tmp_path):
+    ok_lines(launch(tmp_path, COLLECTIVES))
+
+
+@needs_mpiexec
+def test_data_parallel_training_equals_one_process(tmp_path):
+    """The example's parameters after N steps on 2 processes equal one process's on the
+    same global batches."""
+    example = ROOT / "examples" / "train_data_parallel.py"
+    common = ["--steps", "4", "--batch", "64", "--hidden", "32"]
+    env = {**os.environ, "MPIEXEC_TIMEOUT": str(TIMEOUT - 10)}
+    one = subprocess.run([sys.executable, str(example), *common, "--save", str(tmp_path / "one.npz")],
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    assert one.returncode == 0, one.stderr
+    two = subprocess.run([MPIEXEC, "-n", "2", sys.executable, "-m", "mpi4py", str(example), *common,
+                          "--save", str(tmp_path / "two.npz")], capture_output=True, text=True,
+                         timeout=TIMEOUT, env=env)
+    assert two.returncode == 0, two.stderr
+    assert "[process 1/2]" in two.stdout and "samples/s" in two.stdout
+    a, b = np.load(tmp_path / "one.npz"), np.load(tmp_path / "two.npz")
+    assert a.files == b.files
+    for k in a.files:
+        np.testing.assert_allclose(a[k], b[k], rtol=1e-5, atol=1e-6)
+
+
+FAILING_RANK = """
+import numpy as np, mlc
+from mlc import distributed
+distributed.initialize()
+if distributed.process_index() == 1:
+    raise ValueError("rank 1 cannot continue")
+# Process 0 waits in a compiled all-reduce that process 1 never joins.
+print(mlc.jit(lambda x: mlc.lax.psum(x, "processes"))(np.ones(3, np.float32)))
+"""
+
+
+@needs_mpiexec
+def test_a_rank_that_raises_ends_the_job(tmp_path):
+    start = time.monotonic()
+    result = launch(tmp_path, FAILING_RANK)
+    assert result.returncode != 0
+    assert "ValueError: rank 1 cannot continue" in result.stderr
+    assert time.monotonic() - start < 60
+
+
+MISMATCHED = """
+import numpy as np, mlc
+from mlc import distributed
+distributed.initialize()
+dtype = np.float32 if distributed.process_index() == 0 else np.int32  # the same bytes
+print(mlc.jit(lambda x: mlc.lax.psum(x, "processes"))(np.ones(4, dtype)))
+"""
+
+
+@needs_mpiexec
+def test_ranks_with_different_dtypes_are_reported_not_summed(tmp_path):
+    """The compiled collective checks that all ranks agree (count, dtype, op) first."""
+    result = launch(tmp_path, MISMATCHED)
+    assert result.returncode != 0
+    assert re.search(r"the processes disagree on hlo.all_reduce at \S*job.py:6", result.stderr), result.stderr
+    assert "[2." not in result.stdout and "[2 " not in result.stdout
+
+
+# ------------------------------------------------------------------ one process
+
+def test_one_process_collectives_are_the_identity():
+    """Not launched by mpiexec: one process, nothing MPI loaded, psum & co return x."""
+    assert distributed.process_count() == 1 and distributed.process_index() == 0
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    f = mlc.jit(lambda x: (mlc.lax.psum(x, "processes"), mlc.lax.pmean(x, "processes"),
+                           mlc.lax.pmax(x, "processes"), mlc.lax.pmin(x, "processes")))
+    for got in f(x):
+        np.testing.assert_array_equal(got, x)
+    assert "hlo.all_reduce" in f.lower(x).as_text()
+    assert "MPI_Allreduce" not in f.lower(x).as_text("llvm")
+    np.testing.assert_array_equal(distributed.process_shard(x), x)
+    assert "mpi4py" not in sys.modules or distributed.communicator() is None
+
+
+def test_grad_through_pmean_on_one_process():
+    g = mlc.jit(mlc.grad(lambda x: mnp.sum(mlc.lax.pmean(x, "processes") ** 2)))
+    x = np.array([1.0, -2.0, 3.0], np.float32)
+    np.testing.assert_allclose(g(x), 2 * x)
+
+
+def test_unknown_axis_name_names_the_line():
+    def f(x):
+        return mlc.lax.psum(x, "batch")  # the line the error names
+    line = f.__code__.co_firstlineno + 1
+    with pytest.raises(NameError, match=rf"test_distributed.py:{line}: psum: unknown axis name 'batch'"):
+        mlc.jit(f)(np.ones(3, np.float32))
+
+
+def test_collective_of_a_non_array_is_an_error():
+    with pytest.raises(TypeError, match=r"test_distributed.py:\d+: pmax: expected an array, got str"):
+        mlc.jit(lambda x: mlc.lax.pmax("x", "processes"))(np.ones(3, np.float32))
+
+
+def test_collective_of_booleans_is_an_error():
+    with pytest.raises(TypeError, match=r"hlo.all_reduce: operands must have integer or float elements"):
+        mlc.jit(lambda x: mlc.lax.psum(x > 0, "processes"))(np.ones(3, np.float32))
+
+
+def test_bad_kind_in_ir_is_an_error():
+    text = '''func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = "hlo.all_reduce"(%x) {kind = "and"} : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}'''
+    with pytest.raises(mlc.CompileError, match=r":2:8: error: 'hlo.all_reduce' op kind must be one of add, mul, max, min"):
+        mlc.compile(text)
+
+
+def test_process_shard_needs_an_even_split(monkeypatch):
+    monkeypatch.setattr(distributed, "_world", distributed._World(0, 2))
+    with pytest.raises(ValueError, match="a batch of 5 along axis 0 does not split evenly over 2"):
+        distributed.process_shard(np.zeros((5, 2)))
+
+
+def test_one_process_gather_and_scatter():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    stacked, tiled, scattered = mlc.jit(lambda v: (
+        mlc.lax.all_gather(v, "processes", axis=1), mlc.lax.all_gather(v, "processes", tiled=True),
+        mlc.lax.psum_scatter(v, "processes", scatter_dimension=1, tiled=True)))(x)
+    np.testing.assert_array_equal(stacked, x[:, None, :])
+    np.testing.assert_array_equal(tiled, x)
+    np.testing.assert_array_equal(scattered, x)
+    g = mlc.jit(mlc.grad(lambda v: mnp.sum(mlc.lax.all_gather(v, "processes") ** 2)))(x)
+    np.testing.assert_allclose(g, 2 * x)
+
+
+def test_psum_scatter_untiled_needs_one_entry_per_process():
+    with pytest.raises(ValueError, match=r"test_distributed.py:\d+: psum_scatter: dimension 0 has 2 "
+                                         r"entries, not one per process \(1\)"):
+        mlc.jit(lambda v: mlc.lax.psum_scatter(v, "processes"))(np.ones((2, 3), np.float32))
