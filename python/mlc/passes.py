@@ -32,6 +32,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-async-parallel": "mlc.codegen.parallel:AsyncParallel",
     "mlc-blas": "mlc.codegen.blas:Blas",
     "mlc-row-fusion": "mlc.codegen.row_fusion:RowFusion",
+    "mlc-fuse-kernels": "mlc.conversion.fuse_kernels:FuseKernels",
     "mlc-split-functions": "mlc.conversion.split_functions:SplitFunctions",
     "mlc-unroll-budget": "mlc.conversion.unroll_budget:UnrollBudget",
     "mlc-loop-annotations": "mlc.conversion.unroll_budget:LoopAnnotations",

@@ -16,15 +16,15 @@ from ..codegen.row_fusion import RowFusion
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .bool_to_byte import BoolToByte
 from .distinct_results import DistinctResults
+from .fuse_kernels import FuseKernels
 from .preallocate_temporaries import PreallocateTemporaries
 from .readonly_arguments import ReadonlyArguments
 from .signless import Signless
 from .split_functions import SplitFunctions
 from .unroll_budget import LoopAnnotations, UnrollBudget
 
-# Inside each function, and so inside each fusion function hlo-fuse made: merge
-# producer/consumer linalg.generics so a loop or input fusion becomes one loop nest.
-_FUSE_KERNELS = "func.func(linalg-fold-unit-extent-dims,linalg-fuse-elementwise-ops)"
+# (mlc-fuse-kernels runs first: inside each fusion function hlo-fuse made, producer/consumer
+# linalg.generics merge, so a loop or input fusion becomes one loop nest.)
 # Fusion functions are inlined before bufferization, so their values never become buffers.
 _INLINE_FUSIONS = "inline,symbol-dce"
 _BUFFERIZE = [
@@ -84,7 +84,7 @@ class Bufferize(PassPipeline):
     tile_matmul: bool = True  # register-tile the matmuls BLAS will not take (mlc-tile-matmul)
 
     def passes(self) -> list[Pass]:
-        kernels = [UpstreamPasses(_FUSE_KERNELS)] if self.fuse else []
+        kernels = [FuseKernels()] if self.fuse else []
         matmuls = [TileMatmul()] if self.tile_matmul else []
         return [Signless(), *kernels, UpstreamPasses(_INLINE_FUSIONS), *matmuls, ReadonlyArguments(), DistinctResults(), BoolToByte(),
                 UpstreamPasses(",".join(_BUFFERIZE)), StridedCopies(), *([RowFusion()] if self.fuse else []),

@@ -1,0 +1,54 @@
+// RUN: mlc-opt %s --mlc-fuse-kernels | FileCheck %s
+
+// Inside a fusion function (hlo.fusion_kind), producer and consumer generics merge into
+// one loop nest; in any other function (here @main, where hlo-fuse left tanh apart from
+// the matmul it feeds) they stay separate kernels.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @main
+// CHECK: linalg.generic
+// CHECK: math.tanh
+// CHECK: linalg.generic
+// CHECK-NOT: math.tanh
+// CHECK: arith.mulf
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x5xf32>, %acc: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.tanh %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %m = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%t, %w : tensor<4x8xf32>, tensor<8x5xf32>) outs(%acc : tensor<4x5xf32>) {
+  ^bb0(%p: f32, %q: f32, %s: f32):
+    %pq = arith.mulf %p, %q : f32
+    %r = arith.addf %s, %pq : f32
+    linalg.yield %r : f32
+  } -> tensor<4x5xf32>
+  return %m : tensor<4x5xf32>
+}
+
+// CHECK-LABEL: func.func private @main_fusion_0
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: math.exp
+// CHECK: arith.addf
+func.func private @main_fusion_0(%x: tensor<16xf32>) -> tensor<16xf32> attributes {hlo.fusion_kind = "loop"} {
+  %e = tensor.empty() : tensor<16xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.addf %v, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %b : tensor<16xf32>
+}
