@@ -75,7 +75,7 @@ class Jitted:
         CompileOptions().replace(**self._overrides)  # a bad value fails here, at jit()
         self._options = options
         self.fun = fun
-        functools.update_wrapper(self, fun)
+        functools.update_wrapper(self, fun, updated=())  # (not fun.__dict__: it would overwrite self.fun)
         self.signature = inspect.signature(fun)
         static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
         static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
