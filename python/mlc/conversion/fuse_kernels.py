@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from mlir import ir, passmanager
 
+from ..transforms.hlo_fuse import FUSION_KIND
 from ..transforms.pass_base import Pass
 
-FUSION_KIND = "hlo.fusion_kind"
 _EVERY_FUNCTION = "func.func(linalg-fold-unit-extent-dims)"
 _IN_A_FUSION = "func.func(linalg-fuse-elementwise-ops)"
 

@@ -158,25 +158,23 @@ def reshape_below_elementwise(op, ctx):
     op then works on the reduce's shape (mean = reshape(sum) * 1/n becomes
     reshape(sum * 1/n)), so it runs once per row in the reduction's epilogue instead of
     once per element behind the broadcast that follows."""
-    source_shape, operands, moved = None, [], False
-    for v in op.operands:
-        inner = producer(v, "hlo.reshape")
-        if inner is not None:
-            x = inner.operands[0]
-            shape = list(ir.RankedTensorType(x.type).shape)
-            if (source_shape is not None and shape != source_shape) or len(list(v.uses)) != 1:
-                return None
-            source_shape, moved = shape, True
-            operands.append(x)
-        elif splat(v) is None:
+    reshapes = [producer(v, "hlo.reshape") for v in op.operands]
+    shapes = {tuple(ir.RankedTensorType(r.operands[0].type).shape) for r in reshapes if r is not None}
+    if len(shapes) != 1:
+        return None  # no reshape to move, or reshapes from different shapes
+    for v, r in zip(op.operands, reshapes):
+        if (r is None and splat(v) is None) or (r is not None and len(list(v.uses)) != 1):
             return None
-        else:
-            operands.append(v)
-    if not moved:
-        return None
-    operands = [splat_like(ir.RankedTensorType.get(source_shape, ir.RankedTensorType(v.type).element_type),
-                           splat(v)) if splat(v) is not None and list(ir.RankedTensorType(v.type).shape) != source_shape
-                else v for v in operands]
+    source_shape = list(shapes.pop())
+
+    def moved(v, r):
+        if r is not None:
+            return r.operands[0]
+        if list(ir.RankedTensorType(v.type).shape) == source_shape:
+            return v
+        return splat_like(ir.RankedTensorType.get(source_shape, ir.RankedTensorType(v.type).element_type), splat(v))
+
+    operands = [moved(v, r) for v, r in zip(op.operands, reshapes)]
     result = ir.RankedTensorType(op.result.type)
     name = op.name.removeprefix("hlo.")
     moved_op = hlo._build(name, operands, attrs(op),
