@@ -31,3 +31,32 @@ def np_softmax(x):
 def np_layer_norm(x):
     mean = x.mean(-1, keepdims=True)
     return (x - mean) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)
+
+
+def ratio_chart(path, names, mlc_ratios, jax_ratios=None, log=False, title=None) -> bool:
+    """Horizontal bars of speed-ups over numpy eager (MLC, and jax.jit when given; 0 for a
+    missing jax value), saved as PNG at `path`; False when matplotlib is not installed."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    y = np.arange(len(names))
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(names) + 1.5))
+    ax.barh(y - 0.2, mlc_ratios, 0.4, label="MLC")
+    if jax_ratios is not None:
+        ax.barh(y + 0.2, jax_ratios, 0.4, label="jax.jit")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    if log:
+        ax.set_xscale("log")
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()
+    ax.set_xlabel("speed-up over numpy eager (median time ratio" + (", log scale)" if log else ")"))
+    if title:
+        ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True

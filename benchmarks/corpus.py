@@ -56,6 +56,8 @@ from typing import Callable
 
 import numpy as np
 
+from common import ratio_chart
+
 RESULTS = Path(__file__).resolve().parent / "results"
 HERE = Path(__file__).resolve()
 ROUNDS = 3
@@ -888,30 +890,11 @@ def markdown(data: dict) -> str:
 
 
 def bar_chart(rows: list[dict], path: Path) -> bool:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return False
     rows = [r for r in rows if "mlc_ms" in r]
-    names = [r["block"] for r in rows]
-    y = np.arange(len(rows))
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.5))
-    ax.barh(y - 0.2, [r["mlc_vs_numpy"] for r in rows], 0.4, label="MLC")
-    if any("jax_ms" in r for r in rows):
-        ax.barh(y + 0.2, [r["numpy_ms"] / r["jax_ms"] if "jax_ms" in r else 0 for r in rows], 0.4, label="jax.jit")
-    ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_xscale("log")
-    ax.set_yticks(y, names)
-    ax.invert_yaxis()
-    ax.set_xlabel("speed-up over numpy eager (median time ratio, log scale)")
-    ax.set_title("model-block corpus")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return True
+    jax = [r["numpy_ms"] / r["jax_ms"] if "jax_ms" in r else 0 for r in rows] \
+        if any("jax_ms" in r for r in rows) else None
+    return ratio_chart(path, [r["block"] for r in rows], [r["mlc_vs_numpy"] for r in rows], jax,
+                       log=True, title="model-block corpus")
 
 
 def explain(name: str) -> None:

@@ -27,7 +27,7 @@ import mlc.lax as lax
 import mlc.nn as nn
 import mlc.numpy as mnp
 from mlc.codegen.target import num_threads, vector_register_bits
-from common import median_ms, np_layer_norm, np_softmax
+from common import median_ms, np_layer_norm, np_softmax, ratio_chart
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -171,27 +171,8 @@ def markdown(rows: list[dict], machine: dict) -> str:
 
 
 def bar_chart(rows: list[dict], path: Path) -> bool:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return False
-    names = [r["workload"] for r in rows]
-    y = np.arange(len(rows))
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.5))
-    ax.barh(y - 0.2, [r["mlc_vs_numpy"] for r in rows], 0.4, label="MLC")
-    if any("jax_vs_numpy" in r for r in rows):
-        ax.barh(y + 0.2, [r.get("jax_vs_numpy", 0) for r in rows], 0.4, label="jax.jit")
-    ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_yticks(y, names)
-    ax.invert_yaxis()
-    ax.set_xlabel("speed-up over numpy eager (median time ratio)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return True
+    jax = [r.get("jax_vs_numpy", 0) for r in rows] if any("jax_vs_numpy" in r for r in rows) else None
+    return ratio_chart(path, [r["workload"] for r in rows], [r["mlc_vs_numpy"] for r in rows], jax)
 
 
 def main(argv: list[str]) -> None:
