@@ -2,7 +2,8 @@
 `buffers` stage): kernels are linalg ops (each one loop nest; a row-fused loop of several
 is one), temporaries are the
 scratch buffer (mlc-preallocate-temporaries) plus buffers still allocated inside the
-function, reads/writes are each kernel's operand sizes."""
+function, reads/writes are each kernel's operand sizes, plus the elements a kernel's body loads at
+computed positions (a fused gather's rows)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import math
 from mlir import ir
 
 from .codegen.row_fusion import TAG as ROW_FUSION
-from .conversion.preallocate_temporaries import SCRATCH_ATTR
+from .abi import SCRATCH_ATTR
 from .dialects.hlo.types import byte_size
 
 _NOT_KERNELS = {"linalg.yield", "linalg.index"}
@@ -37,6 +38,27 @@ def _flops(op) -> int:
                         if inner.operation.name.split(".")[0] in ("arith", "math")
                         and inner.operation.name != "arith.constant")
     return per_iteration * math.prod(_loop_ranges(op))
+
+
+def _element_bytes(element_type: ir.Type) -> int:
+    width = getattr(element_type, "width", 64)
+    return max(1, (width + 7) // 8)
+
+
+def _body_load_bytes(op) -> int:
+    """Bytes a linalg.generic loads inside its body (a fused gather reads rows at computed
+    positions, not through an operand): per load, element size x iterations, capped at the
+    loaded buffer's size (a small index buffer re-read per element stays in cache)."""
+    if op.name != "linalg.generic":
+        return 0
+    iterations = math.prod(_loop_ranges(op))
+    total = 0
+    for inner in op.regions[0].blocks[0].operations:
+        if inner.operation.name == "memref.load":
+            source = ir.MemRefType(inner.operands[0].type)
+            total += min(_element_bytes(source.element_type) * iterations,
+                         byte_size(source) if source.has_static_shape else iterations)
+    return total
 
 
 def _row_loop_trips(op) -> int:
@@ -75,6 +97,7 @@ def analyze(module: ir.Module) -> dict:
             trips = _row_loop_trips(op)  # a kernel in a row loop is counted once, for all rows
             result["kernels"] += 1 if trips == 1 else 0
             result["flops"] += _flops(op) * trips
+            result["bytes_read"] += _body_load_bytes(op) * trips
             segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])) \
                 if "operandSegmentSizes" in op.attributes else [len(op.operands) - 1, 1]
             operands = list(op.operands)

@@ -52,3 +52,77 @@ func.func private @main_fusion_0(%x: tensor<16xf32>) -> tensor<16xf32> attribute
   } -> tensor<16xf32>
   return %b : tensor<16xf32>
 }
+
+// Multi-output merging: exp's result is returned and feeds the add; upstream fusion keeps
+// a producer with two uses apart, merge_kernels makes one loop with both results.
+// CHECK-LABEL: func.func private @multi_output_fusion
+// CHECK: %[[R:.*]]:2 = linalg.generic
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: linalg.yield
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func private @multi_output_fusion(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attributes {hlo.fusion_kind = "loop"} {
+  %e = tensor.empty() : tensor<16xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a, %x : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %r = arith.addf %v, %w : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %a, %b : tensor<16xf32>, tensor<16xf32>
+}
+
+// Siblings reading the same input merge into one loop (the input is read once).
+// CHECK-LABEL: func.func private @sibling_kernels
+// CHECK: %[[R:.*]]:2 = linalg.generic
+// CHECK: math.exp
+// CHECK: arith.negf
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func private @sibling_kernels(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attributes {hlo.fusion_kind = "loop"} {
+  %e = tensor.empty() : tensor<16xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.negf %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  return %a, %b : tensor<16xf32>, tensor<16xf32>
+}
+
+// Not merged: the consumer reads the producer transposed (element (i, j) needs the
+// producer's (j, i), which the merged loop has not computed yet).
+// CHECK-LABEL: func.func private @transposed_read_not_merged
+// CHECK: linalg.generic
+// CHECK: math.exp
+// CHECK: linalg.generic
+// CHECK: arith.addf
+func.func private @transposed_read_not_merged(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) attributes {hlo.fusion_kind = "loop"} {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<8x8xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.addf %v, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<8x8xf32>
+  return %a, %b : tensor<8x8xf32>, tensor<8x8xf32>
+}

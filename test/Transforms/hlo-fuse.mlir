@@ -59,9 +59,14 @@ func.func @dense_relu(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<4x16
 
 // -----
 
-// exp with two users is never computed twice: it stays outside both consumers' fusions.
+// exp with two users is never computed twice: it joins the first consumer's fusion as a
+// second result (multi-output fusion), which the other consumer reads.
 // CHECK-LABEL: func @expensive_two_users
-// CHECK-NEXT: %[[E:.*]] = "hlo.exponential"(%arg0)
+// CHECK-NEXT: %[[F:.*]]:2 = call @expensive_two_users_fusion_0(%arg0)
+// CHECK-NEXT: "hlo.abs"(%[[F]]#0)
+// CHECK-NEXT: return %[[F]]#1
+// CHECK-LABEL: func.func private @expensive_two_users_fusion_0
+// CHECK: hlo.exponential
 // CHECK-NOT: hlo.exponential
 // CHECK: return
 func.func @expensive_two_users(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -257,4 +262,55 @@ func.func @shared_producers(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64
   %e = "hlo.exponential"(%m) : (tensor<64xf32>) -> tensor<64xf32>
   %r = "hlo.multiply"(%e, %t) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   return %r : tensor<64xf32>
+}
+
+// -----
+
+// Producer-consumer multi-output fusion: m' leaves the function and feeds w', so it
+// becomes a second result of w''s fusion (one kernel writes both, nothing is read back).
+// CHECK-LABEL: func @multi_output_producer
+// CHECK-NEXT: %[[F:.*]]:2 = call @multi_output_producer_fusion_0(%arg0, %arg1, %arg2)
+// CHECK-NEXT: return %[[F]]#1, %[[F]]#0
+// CHECK-LABEL: func.func private @multi_output_producer_fusion_0
+// CHECK: %[[M:.*]] = "hlo.add"
+// CHECK: %[[W:.*]] = "hlo.subtract"(%arg2, %[[M]])
+// CHECK: return %[[M]], %[[W]]
+func.func @multi_output_producer(%m: tensor<16xf32>, %g: tensor<16xf32>, %w: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %m2 = "hlo.add"(%m, %g) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %w2 = "hlo.subtract"(%w, %m2) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %w2, %m2 : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// Not fused: exp's other user (a sort, which never fuses) comes before the add that roots
+// the group, so the fusion's call could not sit at the add and also feed the sort.
+// CHECK-LABEL: func @multi_output_user_before_root
+// CHECK-NEXT: %[[E:.*]] = "hlo.exponential"(%arg0)
+// CHECK-NEXT: %[[S:.*]] = "hlo.sort"(%[[E]])
+// CHECK-NEXT: call @multi_output_user_before_root_fusion_0(%[[E]], %[[S]])
+func.func @multi_output_user_before_root(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %e = "hlo.exponential"(%x) : (tensor<16xf32>) -> tensor<16xf32>
+  %s = "hlo.sort"(%e) {dimension = 0} : (tensor<16xf32>) -> tensor<16xf32>
+  %n = "hlo.negate"(%e) : (tensor<16xf32>) -> tensor<16xf32>
+  %r = "hlo.add"(%n, %s) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+// A gather fuses into its elementwise consumer (embedding * scale + positions: one kernel
+// instead of a gathered temporary read back); its operands stay outside (read at
+// data-dependent rows, never recomputed per element).
+// CHECK-LABEL: func @gather_into_consumer
+// CHECK: %[[T:.*]] = "hlo.exponential"(%arg0)
+// CHECK: call @gather_into_consumer_fusion_0(%[[T]], %arg1, %arg2)
+// CHECK-LABEL: func.func private @gather_into_consumer_fusion_0
+// CHECK: hlo.gather
+// CHECK: hlo.add
+func.func @gather_into_consumer(%table: tensor<64x8xf32>, %ids: tensor<5x1xi32>, %pos: tensor<5x8xf32>) -> tensor<5x8xf32> {
+  %t = "hlo.exponential"(%table) : (tensor<64x8xf32>) -> tensor<64x8xf32>
+  %g = "hlo.gather"(%t, %ids) {offset_dims = array<i64: 1>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 0>, index_vector_dim = 1, slice_sizes = array<i64: 1, 8>} : (tensor<64x8xf32>, tensor<5x1xi32>) -> tensor<5x8xf32>
+  %r = "hlo.add"(%g, %pos) : (tensor<5x8xf32>, tensor<5x8xf32>) -> tensor<5x8xf32>
+  return %r : tensor<5x8xf32>
 }

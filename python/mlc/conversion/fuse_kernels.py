@@ -17,6 +17,7 @@ from mlir import ir, passmanager
 
 from ..transforms.hlo_fuse import FUSION_KIND
 from ..transforms.pass_base import Pass
+from .merge_kernels import merge_kernels
 
 _EVERY_FUNCTION = "func.func(linalg-fold-unit-extent-dims)"
 _IN_A_FUSION = "func.func(linalg-fuse-elementwise-ops)"
@@ -40,3 +41,7 @@ class FuseKernels(Pass):
         for op in module.regions[0].blocks[0].operations:
             if op.operation.name == "func.func" and FUSION_KIND in op.attributes:
                 fuse.run(op.operation)
+                # A value leaving a multi-output fusion has two uses: upstream leaves its
+                # loop apart; merge_kernels joins the loops (and what that makes fusible).
+                while merge_kernels(op.operation):
+                    fuse.run(op.operation)

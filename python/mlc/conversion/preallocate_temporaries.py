@@ -29,8 +29,8 @@ from mlir.dialects import arith, memref
 
 from ..dialects.hlo.types import byte_size
 from ..transforms.pass_base import Pass
+from ..abi import SCRATCH_ATTR
 
-SCRATCH_ATTR = "mlc.scratch_bytes"
 _TERMINATORS = frozenset({"scf.yield", "scf.condition"})
 ALIGNMENT = 64
 

@@ -6,18 +6,24 @@ A fusion is an outlined private function (XLA's fused computation) tagged
     %r = func.call @main_fusion_0(%x, %y, %z) : (...) -> tensor<f32>
     func.func private @main_fusion_0(...) attributes {hlo.fusion_kind = "input"} { ... }
 
-Rules (each a function below): ops are visited from the last to the first; a consumer's
-group absorbs a producer when that is legal and profitable:
-- `fusible_producer`: elementwise ops, broadcast_in_dim, iota, constants, reshape,
-  transpose, slice and reverse fuse into their consumers;
-- `all_users_inside`: a producer joins a group only when every user of it is in the group,
-  so no producer (expensive or not) is ever computed twice and no cycle can form (the
-  group's only result is its root's);
+Rules (each a function below; what an op may do comes from its `fusion` role in the op
+table: elementwise, movement, gather, input (a reduction), output (a contraction)).
+Ops are visited from the last to the first; a consumer's group absorbs a producer when
+that is legal and profitable:
+- `fusible_producer`: elementwise ops, constants, iota, data movement (broadcast_in_dim,
+  reshape, transpose, slice, reverse) and gathers fuse into their consumers; a gather is a
+  leaf (`keeps_operands_outside`): its operands, read at data-dependent positions, stay
+  materialized;
+- `all_users_inside`: a producer joins a group when every user of it is in the group, so
+  no producer (expensive or not) is ever computed twice and no cycle can form;
+- `used_only_after` (producer-consumer multi-output fusion, XLA's): a producer whose other
+  users all come after the group's root joins as one more result of the fusion (Adam's m'
+  is returned and feeds w': one kernel writes both instead of a second one reading m' back);
 - `recompute_within_budget` (the cost model, from each op's `cost` in the op table): a
   merged kernel evaluates a producer once per use and once per read through a broadcast
   (`evaluations`); a producer joins only if the arithmetic so repeated stays within 10% of
-  the group's own, so tanh with two users, or an rsqrt read through a [512] -> [512, 768]
-  broadcast, stays outside and is materialized once, while free movement joins;
+  the group's own, so tanh read through a [512] -> [512, 768] broadcast stays outside and
+  is materialized once, while free movement joins;
 - a contraction's operands are never fused into it (they would be recomputed once per
   output column; BLAS and the register tiles want them materialized): a dot_general takes
   only its elementwise epilogue;
@@ -35,12 +41,13 @@ group absorbs a producer when that is legal and profitable:
   run inside the reduction loop), a group with a dot_general/convolution is an "output"
   fusion (the contraction with its elementwise epilogue), any other is a "loop" fusion;
 - `max-size` caps a group's op count, bounding compile time.
-Ops the pass does not know (gather, scatter, sort, pad, ...) and ops inside scf regions
-are never fused.
+Ops without a fusion role (scatter, sort, pad, dynamic_slice, ...) and ops inside scf
+regions are never fused.
 
 Lowering (`mlc-lower-to-llvm`): after hlo-to-linalg, linalg's elementwise fusion runs
-inside each function, which turns every loop/input fusion into one linalg.generic; the
-fusion functions are then inlined, so their values never become buffers. An output
+inside each function, and mlc-fuse-kernels' multi-output merging joins what it leaves
+apart (conversion/merge_kernels.py), which turns every loop/input fusion into one
+linalg.generic where the loops agree; the fusion functions are then inlined, so their values never become buffers. An output
 fusion is one loop nest when its matmul is generated code (mlc-tile-matmul fuses the
 epilogue into the register tile loop), and a BLAS call plus one epilogue loop when it is
 large enough for BLAS. Row-local fusions that follow each other (softmax's) run in one
@@ -60,25 +67,38 @@ from .hlo_dce import unused
 from .verify import HloGraphPass
 
 FUSION_KIND = "hlo.fusion_kind"
-_ELEMENTWISE_FAMILIES = {"elementwise-unary", "elementwise-binary", "predicate", "compare", "select",
-                         "clamp", "convert", "bitcast", "constant"}
-_MOVEMENT = {"hlo.broadcast_in_dim", "hlo.reshape", "hlo.transpose", "hlo.slice", "hlo.reverse"}
-_ROOTS = {"hlo.reduce": "input", "hlo.dot_general": "output", "hlo.convolution": "output"}
+_ROOT_KINDS = {"input": "input", "output": "output"}   # fusion role of a root -> fusion kind
 
 
-def _family(op) -> str | None:
-    opdef = OPS.get(op.name.removeprefix("hlo."))
-    return opdef.family if opdef and op.name.startswith("hlo.") else None
+def role(op) -> str:
+    """The op's fusion role from the op table (OpDef.fusion): elementwise, movement, gather,
+    input (a reduction), output (a contraction), or "" (never fused)."""
+    opdef = OPS.get(op.name.removeprefix("hlo.")) if op.name.startswith("hlo.") else None
+    return opdef.fusion if opdef else ""
 
 
 def fusible_producer(op) -> bool:
-    """Elementwise ops, constants/iota and data movement fuse into their consumers."""
-    return _family(op) in _ELEMENTWISE_FAMILIES or op.name in _MOVEMENT
+    """Elementwise ops, constants/iota, data movement and gathers fuse into their consumers."""
+    return role(op) in ("elementwise", "movement", "gather")
 
 
 def fusible_root(op) -> bool:
     """What may start a group: anything a producer may be, plus reductions and contractions."""
-    return fusible_producer(op) or op.name in _ROOTS
+    return role(op) != ""
+
+
+def is_reduction_or_contraction(op) -> bool:
+    return role(op) in _ROOT_KINDS
+
+
+def is_contraction(op) -> bool:
+    return role(op) == "output"
+
+
+def keeps_operands_outside(op) -> bool:
+    """A contraction's operands would be recomputed once per output column, a gather's are read
+    at data-dependent positions: both read materialized operands, never fused producers."""
+    return role(op) in ("output", "gather")
 
 
 # Recomputation a group may add, as a fraction of the arithmetic it does anyway (the
@@ -94,7 +114,7 @@ def own_flops(op) -> float:
     """An elementwise or movement op's arithmetic, computed once: cost x result elements
     (contractions and reductions count 0 here: they run once whatever their users do)."""
     opdef = OPS.get(op.name.removeprefix("hlo."))
-    if opdef is None or op.name in _ROOTS:
+    if opdef is None or is_reduction_or_contraction(op):
         return 0.0
     return opdef.cost * sum(_elements(r) for r in op.results)
 
@@ -104,7 +124,7 @@ def reads_per_element(consumer, operand_index: int) -> float:
     evaluate an element of operand `operand_index`: 1 for elementwise ops, the broadcast
     factor for broadcast_in_dim (a [512] operand broadcast to [512, 768] is read 768
     times per element), at most 1 for slices; a reduce reads each input element once."""
-    if consumer.name == "hlo.reduce":
+    if role(consumer) == "input":
         return 1.0
     operand = consumer.operands[operand_index]
     return _elements(consumer.results[0]) / max(_elements(operand), 1)
@@ -118,7 +138,8 @@ def evaluations(producer, multiplicity: dict) -> float:
     for result in producer.results:
         for use in result.uses:
             user = use.owner.operation
-            total += multiplicity[user] * reads_per_element(user, use.operand_number)
+            if user in multiplicity:  # a use outside the group reads the stored result
+                total += multiplicity[user] * reads_per_element(user, use.operand_number)
     return total
 
 
@@ -142,7 +163,7 @@ def reduction_with_epilogue(producer, members: set) -> bool:
     """A reduce joins the group of its elementwise consumers when they all work on the
     reduce's result shape (mean = sum / n, rsqrt(var + eps)): the epilogue then runs once
     per result element, after the reduction loop, in the same "input" fusion."""
-    if producer.name != "hlo.reduce":
+    if role(producer) != "input":
         return False
     shape = ir.RankedTensorType(producer.results[0].type).shape
     return all(fusible_producer(m) and all(ir.RankedTensorType(r.type).shape == shape for r in m.results)
@@ -153,10 +174,28 @@ def all_users_inside(op, members: set) -> bool:
     return all(use.owner in members for r in op.results for use in r.uses)
 
 
+def _top_level(op):
+    """The op of the function body that holds `op` (itself, or the region op around it)."""
+    while op.parent is not None and op.parent.operation.name != "func.func":
+        op = op.parent.operation
+    return op
+
+
+def used_only_after(producer, members: set, position: dict, root) -> bool:
+    """Producer-consumer multi-output fusion (XLA's): a producer whose users outside the group
+    all come after the group's root (a func.return, a later kernel) joins the group as one
+    more result, `p = f(x); r = g(p); return p, r -> call @fusion(x) -> (p, r)`: the kernel
+    writes p once instead of a second kernel reading it back. No user before the root, so
+    none of them can feed the group (no cycle) and the call can sit at the root's place."""
+    last = position[root]
+    return all(use.owner in members or position.get(_top_level(use.owner.operation), -1) > last
+               for r in producer.results for use in r.uses)
+
+
 def kind_of(ops) -> str:
-    names = {op.name for op in ops}
-    for root, kind in _ROOTS.items():
-        if root in names:
+    roles = {role(op) for op in ops}
+    for root_role, kind in _ROOT_KINDS.items():
+        if root_role in roles:
             return kind
     return "loop"
 
@@ -197,19 +236,21 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
         frontier = [op]
         while frontier and len(members) < max_size:
             consumer = frontier.pop()
-            if consumer.name in ("hlo.dot_general", "hlo.convolution"):
-                continue  # operands of a contraction are materialized once, never recomputed
+            if keeps_operands_outside(consumer):
+                continue
             for producer in _operand_producers(consumer):
                 if producer in members or producer in assigned or producer.parent != op.parent:
                     continue
-                contraction = producer.name in ("hlo.dot_general", "hlo.convolution")
+                contraction = is_contraction(producer)
                 epilogue = reduction_with_epilogue(producer, members)
-                if (contraction or epilogue) and any(m.name in _ROOTS for m in members):
+                if (contraction or epilogue) and any(is_reduction_or_contraction(m) for m in members):
                     continue  # one reduction or contraction per fusion
                 if not (fusible_producer(producer) or contraction or epilogue):
                     continue
-                if producer not in copied and all_users_inside(producer, members):
-                    times = 1.0 if producer.name in _ROOTS else evaluations(producer, multiplicity)
+                inside = all_users_inside(producer, members)
+                if producer not in copied and (inside or (fusible_producer(producer) and
+                                                          used_only_after(producer, members, position, op))):
+                    times = 1.0 if is_reduction_or_contraction(producer) else evaluations(producer, multiplicity)
                     own = own_flops(producer)
                     repeated = extra + max(times - 1.0, 0.0) * own
                     if not recompute_within_budget(repeated, flops + own):
@@ -219,10 +260,13 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                     members.add(producer)
                     assigned.add(producer)
                     frontier.append(producer)
+                    if not inside:
+                        group.roots.append(producer)  # multi-output: its value also leaves
                 elif cheap_to_duplicate(producer) and producer not in group.copies:
                     group.copies.append(producer)
                     copied.add(producer)
         group.members = sorted(members, key=position.__getitem__)  # program order
+        group.roots.sort(key=position.__getitem__)
         if len(group.members) + len(group.copies) >= 2:  # one op alone is no fusion
             groups.append(group)
     return merge_siblings(list(reversed(groups)), ops, max_size, position)
@@ -392,7 +436,10 @@ def _outline_group(group: Group, function_name: str, index: int, caller) -> dict
         fn.attributes[FUSION_KIND] = ir.StringAttr.get(kind)
         body = fn.add_entry_block()
         for old, new in zip(results, call.results):
-            old.replace_all_uses_with(new)
+            # Uses inside the group (a multi-output producer's) keep the value itself.
+            outside = [(u.owner, u.operand_number) for u in old.uses if u.owner not in inside]
+            for user, number in outside:
+                user.operands[number] = new
         with ir.InsertionPoint(body):
             ret = func.ReturnOp(results)
     clones = {}

@@ -56,6 +56,8 @@ class OpDef:
     # move or relabel data). Elementwise ops only; the fusion cost model multiplies it by
     # how often a fused kernel would evaluate the op per element (see hlo-fuse).
     cost: float = 1.0
+    # The op's role in hlo-fuse (see FUSION_ROLES); "" never fuses.
+    fusion: str = ""
 
     @property
     def full_name(self) -> str:
@@ -282,12 +284,31 @@ _COSTS = {**{name: 0.0 for name in _FREE},
                                      "logistic", "tanh", "sine", "cosine", "tan", "atan2", "power")}}
 
 
+# Roles in fusion (OpDef.fusion), read by hlo-fuse:
+#   elementwise  fuses into its consumers and pulls its own producers in;
+#   movement     the same, for data movement (free per element, may repeat reads);
+#   gather       fuses into its consumers (as a leaf: its operands stay materialized, since
+#                they are read at data-dependent positions);
+#   input        a reduction: roots an "input" fusion, takes an epilogue on its result shape;
+#   output       a contraction: roots an "output" fusion, takes only an elementwise epilogue.
+FUSION_ROLES = ("elementwise", "movement", "gather", "input", "output")
+_ELEMENTWISE_FAMILIES = ("elementwise-unary", "elementwise-binary", "predicate", "compare", "select",
+                         "clamp", "convert", "bitcast", "constant")
+_FUSION = {"broadcast_in_dim": "movement", "reshape": "movement", "transpose": "movement",
+           "slice": "movement", "reverse": "movement", "gather": "gather", "reduce": "input",
+           "dot_general": "output", "convolution": "output"}
+
+
+def _fusion_role(op: OpDef) -> str:
+    return _FUSION.get(op.name, "elementwise" if op.family in _ELEMENTWISE_FAMILIES else "")
+
+
 def _with_facts(op: OpDef) -> OpDef:
     if op.name in _NOT_DIFFERENTIABLE:
         op = replace(op, differentiable=False)
     if op.name in _COSTS:
         op = replace(op, cost=_COSTS[op.name])
-    return op
+    return replace(op, fusion=_fusion_role(op))
 
 
 OPS: dict[str, OpDef] = {op.name: _with_facts(op) for op in _OP_LIST}
