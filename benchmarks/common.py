@@ -1,5 +1,7 @@
-"""What the benchmark scripts share: timing by median after a warm-up, and the numpy
-eager reference versions of the workloads."""
+"""What the benchmark scripts share: timing by median after a warm-up, the correctness
+measure every implementation is checked with, the numpy eager reference versions of the
+workloads and the speed-up bar chart. (Imports numpy only: the peers' child processes in
+peers.py use it too, and they must not load MLC's MLIR bindings.)"""
 
 from __future__ import annotations
 
@@ -7,6 +9,49 @@ import statistics
 import time
 
 import numpy as np
+
+RTOL = 2e-3  # an output passes when |out - ref| <= RTOL * max(1, max|ref|), ref in float64
+
+
+def leaves(out) -> list[np.ndarray]:
+    """A function's result as a list of numpy arrays (one per output)."""
+    return [np.asarray(o) for o in (out if isinstance(out, (tuple, list)) else [out])]
+
+
+def max_error(out, ref) -> float:
+    """max over outputs of max|out - ref| / max(1, max|ref|) (inf on a shape mismatch)."""
+    worst = 0.0
+    for o, r in zip(leaves(out), leaves(ref), strict=True):
+        if o.shape != r.shape:
+            return float("inf")
+        scale = max(1.0, float(np.max(np.abs(r))) if r.size else 1.0)
+        worst = max(worst, float(np.max(np.abs(o.astype(np.float64) - r))) / scale if r.size else 0.0)
+    return worst
+
+
+def f64(args):
+    """The float arrays of args cast to float64 (the reference's inputs), others unchanged."""
+    return [a.astype(np.float64) if a.dtype.kind == "f" else a for a in args]
+
+
+PEERS = {"jax": "jax.jit", "iree": "IREE"}
+
+
+def peer_ratios(row: dict) -> None:
+    """Adds mlc_vs_<peer> (the peer's median over MLC's: above 1, MLC is faster) for each
+    peer timed in `row` (<peer>_ms), and best_peer / mlc_vs_best for the faster of the peers
+    whose output passed (<peer>_error <= RTOL): issue 14's "the faster of jax.jit and IREE"."""
+    if "mlc_ms" not in row:
+        return
+    best = None
+    for k in PEERS:
+        if f"{k}_ms" not in row:
+            continue
+        row[f"mlc_vs_{k}"] = row[f"{k}_ms"] / row["mlc_ms"]
+        if row.get(f"{k}_error", 0.0) <= RTOL and (best is None or row[f"{k}_ms"] < row[f"{best}_ms"]):
+            best = k
+    if best is not None:
+        row["best_peer"], row["mlc_vs_best"] = best, row[f"{best}_ms"] / row["mlc_ms"]
 
 
 def median_ms(fn, args, repeats: int = 15) -> float:
@@ -33,20 +78,22 @@ def np_layer_norm(x):
     return (x - mean) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)
 
 
-def ratio_chart(path, names, mlc_ratios, jax_ratios=None, log=False, title=None) -> bool:
-    """Horizontal bars of speed-ups over numpy eager (MLC, and jax.jit when given; 0 for a
-    missing jax value), saved as PNG at `path`; False when matplotlib is not installed."""
+def ratio_chart(path, names, mlc_ratios, jax_ratios=None, log=False, title=None, iree_ratios=None) -> bool:
+    """Horizontal bars of speed-ups over numpy eager (MLC, and jax.jit / IREE when given; 0 for
+    a missing value), saved as PNG at `path`; False when matplotlib is not installed."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return False
+    series = [("MLC", mlc_ratios)] + [(label, r) for label, r in (("jax.jit", jax_ratios), ("IREE", iree_ratios))
+                                      if r is not None]
+    height = 0.8 / len(series)
     y = np.arange(len(names))
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(names) + 1.5))
-    ax.barh(y - 0.2, mlc_ratios, 0.4, label="MLC")
-    if jax_ratios is not None:
-        ax.barh(y + 0.2, jax_ratios, 0.4, label="jax.jit")
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(names) * max(1, len(series) / 2) + 1.5))
+    for i, (label, ratios) in enumerate(series):
+        ax.barh(y - 0.4 + height * (i + 0.5), ratios, height, label=label)
     ax.axvline(1.0, color="black", linewidth=0.8)
     if log:
         ax.set_xscale("log")

@@ -1,5 +1,5 @@
 """The model-block corpus: blocks from real architectures, each written once against a
-numpy-like namespace, timed as MLC (mlc.jit), numpy eager and jax.jit (issue 14, item 5).
+numpy-like namespace, timed as MLC (mlc.jit), numpy eager, jax.jit and IREE (issue 14, item 5).
 
     python benchmarks/corpus.py                 # every block (~3-5 minutes on 2 cores)
     python benchmarks/corpus.py lstm gru        # blocks whose name contains 'lstm' or 'gru'
@@ -13,6 +13,8 @@ numpy-like namespace, timed as MLC (mlc.jit), numpy eager and jax.jit (issue 14,
     python benchmarks/corpus.py --explain NAME|SEED   # cost analysis + hlo-fused of one block/chain
     python benchmarks/corpus.py --render        # corpus.md/.png again from corpus.json (after
                                                 # editing NOTES)
+    python benchmarks/corpus.py softmax --out /tmp/trial   # results elsewhere (a trial run)
+    python benchmarks/corpus.py --no-iree       # without IREE (--no-jax: without jax, so IREE too)
 
 A block is `build(L) -> fn` where L.np is mlc.numpy / numpy / jax.numpy, L.nn is mlc.nn /
 a numpy shim / jax.nn and L.lax is mlc.lax / a numpy shim / jax.lax (the numpy shim below
@@ -27,9 +29,12 @@ Per block, from one run:
 - time: ROUNDS interleaved rounds of numpy, MLC and jax (each round `repeats` calls after a
   warm-up), the median over every sample. jax runs in a child process (its MLIR bindings
   clash with MLC's in one process) that stays up for the whole run and is asked for its
-  samples right after MLC's, so all three columns see the same machine load.
-The rule (issue 14): no block slower than numpy eager, each within 1.2x of jax.jit, or the
-note says why (from `cost_analysis()` and the hlo-fused text; see NOTES).
+  samples right after MLC's, so all columns see the same machine load; IREE likewise, in a
+  child of its own (`peers.py --iree-child`; `corpus.py --iree-child` is the same), compiling the StableHLO
+  the jax child writes for the block (its samples include `.to_host()` of the outputs). A
+  missing iree package or a block IREE cannot compile is reported in the row.
+The rule (issue 14): no block slower than numpy eager, each within 1.2x of the faster of
+jax.jit and IREE, or the note says why (from `cost_analysis()` and the hlo-fused text; see NOTES).
 
 `--random` composes 2-5 random shape-preserving blocks (token stream (N, D) or image stream
 NHWC) with random sizes into one function, checks it against numpy and times MLC against
@@ -46,7 +51,6 @@ import math
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 import types
@@ -56,14 +60,14 @@ from typing import Callable
 
 import numpy as np
 
-from common import ratio_chart
+from common import PEERS, RTOL, f64, max_error, peer_ratios, ratio_chart
+from peers import IREE_DEVICE, IREE_FLAGS, ChildPeer, IreePeer, first_line, read_inputs, serve, start_peer
 
 RESULTS = Path(__file__).resolve().parent / "results"
 HERE = Path(__file__).resolve()
 ROUNDS = 3
-RTOL = 2e-3  # |out - ref| <= RTOL * max(1, max|ref|), ref = numpy on float64-cast inputs
 MISS_NUMPY = 1.0  # MLC/numpy below this misses
-MISS_JAX = 1 / 1.2  # MLC/jax below this misses (more than 1.2x slower than jax.jit)
+MISS_PEER = 1 / 1.2  # MLC/best peer below this misses (more than 1.2x slower than the faster of jax.jit, IREE)
 # A run under OPENBLAS_NUM_THREADS=N (numpy's and MLC's GEMMs single-threaded: OpenBLAS's worker
 # thread stalls for whole scheduler quanta on an oversubscribed host) is kept beside the main table.
 BLAS_KEY = (f"blocks_openblas{os.environ['OPENBLAS_NUM_THREADS']}" if os.environ.get("OPENBLAS_NUM_THREADS")
@@ -519,64 +523,23 @@ def samples_ms(fn, args, repeats: int) -> list[float]:
     return result
 
 
-def _leaves(out):
-    return [np.asarray(o) for o in (out if isinstance(out, (tuple, list)) else [out])]
-
-
-def max_error(out, ref) -> float:
-    """max over outputs of max|out - ref| / max(1, max|ref|)."""
-    worst = 0.0
-    for o, r in zip(_leaves(out), _leaves(ref), strict=True):
-        if o.shape != r.shape:
-            return float("inf")
-        scale = max(1.0, float(np.max(np.abs(r))) if r.size else 1.0)
-        worst = max(worst, float(np.max(np.abs(o.astype(np.float64) - r))) / scale if r.size else 0.0)
-    return worst
-
-
-def f64(args):
-    return [a.astype(np.float64) if a.dtype.kind == "f" else a for a in args]
-
-
 def repeats_for(ms: float) -> int:
     """Enough calls for ~0.4 s per implementation per round, between 5 and 200."""
     return int(min(200, max(5, 400 / max(ms, 1e-3))))
 
 
-class JaxPeer:
-    """jax.jit in a child process (`corpus.py --jax-child`), kept up for the whole run;
-    speaks JSON lines. Inputs go through an .npz file."""
+class JaxPeer(ChildPeer):
+    """jax.jit in a child process (`corpus.py --jax-child`, peers.py's protocol), kept up for
+    the whole run. load() can also have the child write the block's StableHLO (for IREE)."""
+
+    name = "jax"
 
     def __init__(self, workdir: Path):
-        self.workdir = workdir
-        env = dict(os.environ, JAX_PLATFORMS="cpu")
-        self.proc = subprocess.Popen([sys.executable, str(HERE), "--jax-child"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, env=env)
-        self.version = self.ask({"op": "version"})["version"]
+        super().__init__([sys.executable, str(HERE), "--jax-child"], workdir,
+                         env=dict(os.environ, JAX_PLATFORMS="cpu"))
 
-    def ask(self, msg: dict) -> dict:
-        self.proc.stdin.write(json.dumps(msg) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the jax child exited")
-        return json.loads(line)
-
-    def load(self, spec: dict, args: list, ref) -> dict:
-        path = self.workdir / "inputs.npz"
-        refs = _leaves(ref)
-        np.savez(path, *args, **{f"ref{i}": a for i, a in enumerate(refs)})
-        return self.ask({"op": "load", "spec": spec, "path": str(path), "nargs": len(args), "nref": len(refs)})
-
-    def time(self, repeats: int) -> list[float]:
-        return self.ask({"op": "time", "repeats": repeats})["samples"]
-
-    def close(self):
-        try:
-            self.ask({"op": "quit"})
-        except (RuntimeError, BrokenPipeError, OSError):
-            pass
-        self.proc.wait(timeout=30)
+    def load(self, spec: dict, args: list, ref, stablehlo: Path | None = None) -> dict:  # noqa: D102
+        return super().load(args, ref, spec=spec, stablehlo=str(stablehlo) if stablehlo else None)
 
 
 def _build_from_spec(spec: dict):
@@ -587,42 +550,74 @@ def _build_from_spec(spec: dict):
 
 
 def jax_child() -> None:
-    """The child's loop: load a block (build, jit, compile, check), time it, quit."""
+    """The child's side: load a block (build, jit, compile, check; write its StableHLO when
+    asked), time it."""
     try:
         import jax
         L = jax_lib()
     except ImportError:
-        print(json.dumps({"version": None}), flush=True)
+        serve({"version": lambda msg: {"version": None}})
         return
     state = {}
-    for line in sys.stdin:
-        msg = json.loads(line)
-        if msg["op"] == "version":
-            reply = {"version": jax.__version__}
-        elif msg["op"] == "load":
-            data = np.load(msg["path"])
-            args = [jax.numpy.asarray(data[f"arr_{i}"]) for i in range(msg["nargs"])]
-            ref = [data[f"ref{i}"] for i in range(msg["nref"])]
+
+    def load(msg):
+        state.clear()
+        data, ref = read_inputs(msg)
+        args = [jax.numpy.asarray(a) for a in data]
+        fn = _build_from_spec(msg["spec"])(L)
+        reply = {}
+        if msg.get("stablehlo"):  # keep_unused: IREE's @main takes every input, as the others do
             try:
-                jitted = jax.jit(_build_from_spec(msg["spec"])(L))
-                start = time.perf_counter()
-                compiled = jitted.lower(*args).compile()
-                compile_s = time.perf_counter() - start
-                out = compiled(*args)
-                state = {"fn": compiled, "args": args}
-                reply = {"compile_s": compile_s, "error": max_error(out, ref)}
-            except Exception as e:  # noqa: BLE001 - reported, the run goes on
-                state = {}
-                reply = {"failed": f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"}
-        elif msg["op"] == "time":
-            reply = {"samples": samples_ms(state["fn"], state["args"], msg["repeats"]) if state else []}
+                Path(msg["stablehlo"]).write_text(jax.jit(fn, keep_unused=True).lower(*args).as_text())
+                reply["stablehlo"] = msg["stablehlo"]
+            except Exception as e:  # noqa: BLE001 - IREE's cell says why
+                reply["stablehlo_failed"] = first_line(e)
+        try:
+            jitted = jax.jit(fn)
+            start = time.perf_counter()
+            compiled = jitted.lower(*args).compile()
+            compile_s = time.perf_counter() - start
+            out = compiled(*args)
+        except Exception as e:  # noqa: BLE001 - reported, the run goes on
+            return {**reply, "failed": first_line(e)}
+        state.update(fn=compiled, args=args)
+        return {**reply, "compile_s": compile_s, "error": max_error(out, ref)}
+
+    def time_calls(msg):
+        return {"samples": samples_ms(state["fn"], state["args"], msg["repeats"]) if state else []}
+
+    serve({"version": lambda msg: {"version": jax.__version__}, "load": load, "time": time_calls})
+
+
+def load_peers(peers: dict, spec: dict, args: list, ref, row: dict) -> None:
+    """Loads the block into each peer child: jax.jit builds and compiles it and writes its
+    StableHLO, which IREE compiles. Sets <peer>_compile_s / _error or <peer>_failed."""
+    jax_peer, iree_peer = peers.get("jax"), peers.get("iree")
+    hlo = iree_peer.workdir / "block.stablehlo.mlir" if iree_peer is not None else None
+    loaded = {}
+    if jax_peer is not None:
+        loaded = jax_peer.load(spec, args, ref, stablehlo=hlo)
+        if "failed" in loaded:
+            row["jax_failed"] = loaded["failed"]
         else:
-            print(json.dumps({}), flush=True)
-            return
-        print(json.dumps(reply), flush=True)
+            row["jax_compile_s"], row["jax_error"] = loaded["compile_s"], loaded["error"]
+    if iree_peer is None:
+        return
+    if "stablehlo" not in loaded:
+        row["iree_failed"] = ("no StableHLO: " + loaded["stablehlo_failed"] if "stablehlo_failed" in loaded
+                              else "no StableHLO (it comes from jax, " +
+                              ("which failed)" if loaded else "not installed)"))
+        return
+    got = iree_peer.load(hlo, args, ref)
+    if "failed" in got:
+        row["iree_failed"] = got["failed"]
+    else:
+        row["iree_compile_s"], row["iree_error"], row["iree_out_mb"] = got["compile_s"], got["error"], got["out_mb"]
 
 
-def measure(build, make_inputs, spec: dict, jax_peer: JaxPeer | None, seed: int = 0, rounds: int = ROUNDS) -> dict:
+def measure(build, make_inputs, spec: dict, peers: dict, seed: int = 0, rounds: int = ROUNDS) -> dict:
+    """One block or chain: correctness and compile of MLC and the peers, then `rounds`
+    interleaved rounds of numpy, MLC, jax, IREE. peers: {"jax": JaxPeer | None, "iree": ...}."""
     import mlc
     rng = np.random.default_rng(seed)
     args = make_inputs(rng)
@@ -631,37 +626,39 @@ def measure(build, make_inputs, spec: dict, jax_peer: JaxPeer | None, seed: int 
     row: dict = {"numpy_f32_error": max_error(np_fn(*args), ref)}
     jitted = mlc.jit(build(mlc_lib()))
     start = time.perf_counter()
+    compiled = None
     try:
         compiled = jitted.lower(*args).compile()
         row["compile_s"] = time.perf_counter() - start
         row["mlc_error"] = max_error(compiled(*args), ref)
-    except Exception as e:  # noqa: BLE001 - a crash is a finding, the run goes on
+        row["mlc_ok"] = row["mlc_error"] <= RTOL
+    except Exception as e:  # noqa: BLE001 - a crash is a finding; numpy and the peers are still timed
+        compiled = None
         row["mlc_failed"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
-        return row
-    row["mlc_ok"] = row["mlc_error"] <= RTOL
-    if jax_peer is not None:
-        loaded = jax_peer.load(spec, args, ref)
-        if "failed" in loaded:
-            row["jax_failed"] = loaded["failed"]
-        else:
-            row["jax_compile_s"], row["jax_error"] = loaded["compile_s"], loaded["error"]
-    use_jax = jax_peer is not None and "jax_compile_s" in row
+    load_peers(peers, spec, args, ref, row)
+    timed = {k: p for k, p in peers.items() if p is not None and f"{k}_compile_s" in row}
     # Size the repeats from one call each, then interleave the rounds.
-    probe = min(samples_ms(np_fn, args, 1) + samples_ms(compiled, args, 1))
+    probe = min(samples_ms(np_fn, args, 1) + (samples_ms(compiled, args, 1) if compiled else []))
     n = repeats_for(probe)
-    samples = {"numpy": [], "mlc": [], "jax": []}
+    samples = {"numpy": [], "mlc": [], **{k: [] for k in timed}}
+    d2h = []
     for _ in range(rounds):
         samples["numpy"] += samples_ms(np_fn, args, n)
-        samples["mlc"] += samples_ms(compiled, args, n)
-        if use_jax:
-            samples["jax"] += jax_peer.time(n)
+        if compiled is not None:
+            samples["mlc"] += samples_ms(compiled, args, n)
+        for k, peer in timed.items():
+            samples[k] += peer.time(n)
+            if k == "iree":
+                d2h += peer.last.get("d2h", [])
     row["repeats"] = n * rounds
     for k, v in samples.items():
         if v:
             row[f"{k}_ms"] = statistics.median(v)
-    row["mlc_vs_numpy"] = row["numpy_ms"] / row["mlc_ms"]
-    if "jax_ms" in row:
-        row["mlc_vs_jax"] = row["jax_ms"] / row["mlc_ms"]
+    if d2h:
+        row["iree_d2h_ms"] = statistics.median(d2h)
+    if compiled is not None:
+        row["mlc_vs_numpy"] = row["numpy_ms"] / row["mlc_ms"]
+        peer_ratios(row)
     row["load_after"] = round(os.getloadavg()[0], 1)
     row["_compiled"] = compiled
     return row
@@ -746,23 +743,30 @@ RANDOM_NOTES: dict[int, str] = {
 }
 
 
-def run_blocks(selected: list[Block], jax_peer) -> list[dict]:
+PROGRESS_KEYS = ("numpy_ms", "mlc_ms", "jax_ms", "iree_ms", "compile_s", "iree_compile_s")
+
+
+def _progress(row: dict) -> str:
+    text = "  ".join(f"{k}={row[k]:.3g}" for k in PROGRESS_KEYS if k in row)
+    return text + "".join(f"  {k}: {row[k]}" for k in ("jax_failed", "iree_failed") if k in row) + "\n"
+
+
+def run_blocks(selected: list[Block], peers: dict) -> list[dict]:
     rows = []
     for i, b in enumerate(selected):
         sys.stderr.write(f"[{i + 1}/{len(selected)}] {b.name} ...")
         sys.stderr.flush()
         row = {"block": b.name, "arch": b.arch, "flops": b.flops}
-        row.update(measure(b.build, b.inputs, {"kind": "block", "name": b.name}, jax_peer))
+        row.update(measure(b.build, b.inputs, {"kind": "block", "name": b.name}, peers))
         compiled = row.pop("_compiled", None)
         if compiled is not None:
             row["cost"] = diagnose(compiled)
-        sys.stderr.write(" " + "  ".join(f"{k}={row[k]:.3g}" for k in
-                                          ("numpy_ms", "mlc_ms", "jax_ms", "compile_s") if k in row) + "\n")
+        sys.stderr.write(" " + _progress(row))
         rows.append(row)
     return rows
 
 
-def run_random(count: int, seed: int, jax_peer) -> list[dict]:
+def run_random(count: int, seed: int, peers: dict) -> list[dict]:
     rows = []
     for i in range(count):
         s = seed * 100_003 + i
@@ -770,53 +774,79 @@ def run_random(count: int, seed: int, jax_peer) -> list[dict]:
         sys.stderr.write(f"[random {i + 1}/{count}] {desc} ...")
         sys.stderr.flush()
         row = {"seed": s, "chain": desc}
-        row.update(measure(build, make_inputs, {"kind": "random", "seed": s}, jax_peer, rounds=2))
+        row.update(measure(build, make_inputs, {"kind": "random", "seed": s}, peers, rounds=2))
         row.pop("_compiled", None)
-        sys.stderr.write(" " + "  ".join(f"{k}={row[k]:.3g}" for k in
-                                          ("numpy_ms", "mlc_ms", "jax_ms", "compile_s") if k in row) + "\n")
+        sys.stderr.write(" " + _progress(row))
         rows.append(row)
     return rows
 
 
 # --- results --------------------------------------------------------------------------------
 def block_note(r: dict) -> str:
-    if "mlc_failed" in r:
-        return f"MLC FAILED: {r['mlc_failed']}"
     parts = []
-    if not r.get("mlc_ok", True):
+    if "mlc_failed" in r:
+        parts.append(f"MLC FAILED: {r['mlc_failed']}")
+    elif not r.get("mlc_ok", True):
         parts.append(f"WRONG: error {r['mlc_error']:.2e} > {RTOL}")
     misses = []
-    if r["mlc_vs_numpy"] < MISS_NUMPY:
+    if r.get("mlc_vs_numpy", 1.0) < MISS_NUMPY:
         misses.append("slower than numpy")
-    if "mlc_vs_jax" in r and r["mlc_vs_jax"] < MISS_JAX:
-        misses.append(">1.2x jax")
+    if "mlc_vs_best" in r and r["mlc_vs_best"] < MISS_PEER:
+        misses.append(f">1.2x {PEERS[r['best_peer']]}")
     if misses:
         parts.append("MISS (" + ", ".join(misses) + "): " + NOTES.get(r["block"], "cause not yet investigated"))
+    for k, label in PEERS.items():
+        if f"{k}_failed" in r:
+            parts.append(f"{label} FAILED: {r[f'{k}_failed']}")
+        elif r.get(f"{k}_error", 0.0) > RTOL:
+            parts.append(f"{label} WRONG: error {r[f'{k}_error']:.2e} > {RTOL}")
     return "; ".join(parts) or "meets the rule"
 
 
-TABLE_HEADER = ["| block | numpy ms | MLC ms | jax ms | MLC/numpy | MLC/jax | compile s | n | err | note |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+TABLE_HEADER = ["| block | numpy ms | MLC ms | jax ms | IREE ms | MLC/numpy | MLC/jax | MLC/IREE | MLC/best peer "
+                "| compile s | n | err | note |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
 
 
-def _fmt(r, key, spec=".2f"):
-    return format(r[key], spec) if key in r else "-"
+def _fmt(r, key, spec=".2f", suffix=""):
+    return format(r[key], spec) + suffix if key in r else "-"
+
+
+def _compile_cell(r: dict) -> str:
+    peers = [_fmt(r, f"{k}_compile_s") for k in PEERS]
+    return _fmt(r, "compile_s") + (f" ({', '.join(peers)})" if any(p != "-" for p in peers) else "")
+
+
+def _best_cell(r: dict) -> str:
+    if "mlc_vs_best" not in r:
+        return "-"
+    return f"{r['mlc_vs_best']:.2f}x ({'jax' if r['best_peer'] == 'jax' else 'IREE'})"
 
 
 def table_rows(rows: list[dict]) -> list[str]:
     lines = []
     fmt = _fmt
     for r in rows:
-        if "mlc_failed" in r:
-            lines.append(f"| {r['block']} | - | - | - | - | - | - | - | - | {block_note(r)} |")
-            continue
-        comp = fmt(r, "compile_s") + (f" ({r['jax_compile_s']:.2f})" if "jax_compile_s" in r else "")
-        err = f"{r['mlc_error']:.1e} ({r['numpy_f32_error']:.1e})"
+        peer_ratios(r)  # rows of an older json have no IREE column, or no best-peer ratio yet
+        err = f"{r['mlc_error']:.1e} ({r['numpy_f32_error']:.1e})" if "mlc_error" in r else "-"
         lines.append(f"| {r['block']} | {fmt(r, 'numpy_ms', '.3f')} | {fmt(r, 'mlc_ms', '.3f')} | "
-                     f"{fmt(r, 'jax_ms', '.3f')} | {fmt(r, 'mlc_vs_numpy')}x | "
-                     f"{fmt(r, 'mlc_vs_jax') + 'x' if 'mlc_vs_jax' in r else '-'} | {comp} | "
-                     f"{r['repeats']} | {err} | {block_note(r)} |")
+                     f"{fmt(r, 'jax_ms', '.3f')} | {fmt(r, 'iree_ms', '.3f')} | {fmt(r, 'mlc_vs_numpy', suffix='x')} | "
+                     f"{fmt(r, 'mlc_vs_jax', suffix='x')} | {fmt(r, 'mlc_vs_iree', suffix='x')} | {_best_cell(r)} | "
+                     f"{_compile_cell(r)} | {r.get('repeats', '-')} | {err} | {block_note(r)} |")
     return lines
+
+
+def d2h_sentence(rows: list[dict]) -> str:
+    """What `.to_host()` cost inside IREE's samples, on the row with the largest output."""
+    rows = [r for r in rows if "iree_d2h_ms" in r and "iree_out_mb" in r]
+    if not rows:
+        return ""
+    r = max(rows, key=lambda r: r["iree_out_mb"])
+    name = r.get("block") or f"seed {r['seed']}"
+    return (f" On `{name}`'s {r['iree_out_mb']:.1f} MB of outputs, `.to_host()` took {r['iree_d2h_ms']:.3f} ms "
+            f"(median) of IREE's {r['iree_ms']:.3f} ms: on IREE's local-task CPU device the result buffer is "
+            "host-visible and `.to_host()` maps it rather than copying, and the call itself returns once the "
+            "work is done.")
 
 
 def markdown(data: dict) -> str:
@@ -824,24 +854,33 @@ def markdown(data: dict) -> str:
     lines = [
         f"# Model-block corpus ({m['date']})", "",
         f"{m['cpu']}, {m['cores']} cores, {m['vector_bits']}-bit vectors, numpy {m['numpy']}, "
-        f"jax {m.get('jax') or 'not installed'}. **The machine is shared with other engineers' test runs "
-        f"(load average {m.get('load', '?')} at the start on 2 cores): timings are noisy, single numbers "
+        f"jax {m.get('jax') or 'not installed'}, IREE {m.get('iree') or 'not run'}. **The machine is shared with "
+        f"other engineers' test runs (load average {m.get('load', '?')} at the start on 2 cores): timings are "
+        "noisy, single numbers "
         "move by up to 2x between runs, and a call that waits does so in whole multiples of 4-16 ms (a "
         "descheduled OpenBLAS worker thread or CPU throttling), so a block that makes several GEMM calls can "
-        "take 10x its unloaded time; numpy eager and MLC share numpy's OpenBLAS, jax.jit has its own GEMM.** "
-        "Each column is the median over "
-        f"{ROUNDS} interleaved rounds (numpy, MLC, jax.jit back to back per round, jax in a child process "
-        "kept up for the run); `n` is the number of timed calls per implementation. MLC/numpy and MLC/jax "
-        "are the other's median over MLC's (above 1: MLC is faster). Compile s: MLC's first call "
-        "(trace + all stages + LLVM, no disk cache); jax's lower + compile in parentheses. Correctness: "
-        f"every output within {RTOL:g} x max(1, max|ref|) of numpy on float64-cast inputs (err column: "
-        "MLC's, numpy float32's own in parentheses).", "",
-        "Rule (issue 14): no block slower than numpy eager, each within 1.2x of jax.jit (MLC/jax >= 0.83), "
-        "or the note says why.", "",
+        "take 10x its unloaded time; numpy eager and MLC share numpy's OpenBLAS, jax.jit and IREE have their "
+        "own GEMMs.** Each column is the median over "
+        f"{ROUNDS} interleaved rounds (numpy, MLC, jax.jit, IREE back to back per round; jax and IREE each in "
+        "a child process kept up for the run); `n` is the number of timed calls per implementation. IREE "
+        f"(iree-base-compiler/-runtime, `llvm-cpu` backend, `{' '.join(IREE_FLAGS)}`, the multi-threaded "
+        f"`{IREE_DEVICE}` device) compiles jax.jit's StableHLO of the block (`jit(f, keep_unused=True)"
+        ".lower(...).as_text()`); its inputs are put on the device once, and each timed call includes "
+        "`.to_host()` of every output (the device-to-host transfer, so the work is finished)."
+        + d2h_sentence(data["blocks"] + [r for k, sec in data.items() if k.startswith("blocks_openblas")
+                                         for r in sec["rows"]]) + " MLC/numpy, MLC/jax and MLC/IREE "
+        "are the other's median over MLC's (above 1: MLC is faster); MLC/best peer is over the faster of jax.jit "
+        "and IREE (among those whose output passed). Compile s: MLC's first call "
+        "(trace + all stages + LLVM, no disk cache); in parentheses jax's lower + compile, then IREE's "
+        "`compile_str` (StableHLO to vmfb). Correctness: "
+        f"every output within {RTOL:g} x max(1, max|ref|) of numpy on float64-cast inputs, for MLC, jax and "
+        "IREE alike (err column: MLC's, numpy float32's own in parentheses; a peer that fails it is named in the "
+        "note).", "",
+        "Rule (issue 14): no block slower than numpy eager, each within 1.2x of the faster of jax.jit and IREE "
+        "(MLC/best peer >= 0.83), or the note says why.", "",
     ] + TABLE_HEADER
 
-    def fmt(r, key, spec=".2f"):
-        return format(r[key], spec) if key in r else "-"
+    fmt = _fmt
     lines += table_rows(data["blocks"])
     for key, sec in data.items():
         if key.startswith("blocks_openblas"):
@@ -849,7 +888,7 @@ def markdown(data: dict) -> str:
             lines += ["", f"## The same corpus with {key[len('blocks_'):].replace('openblas', 'OPENBLAS_NUM_THREADS=')} "
                       f"({sm['date']}, load average {sm.get('load', '?')})", "",
                       "numpy's and MLC's GEMM calls (both numpy's OpenBLAS) single-threaded; MLC's own loops and "
-                      "jax.jit still use both cores. A separate run, so its columns are not comparable with the table "
+                      "jax.jit and IREE still use both cores. A separate run, so its columns are not comparable with the table "
                       "above row by row.", ""] + TABLE_HEADER + table_rows(sec["rows"])
     lines += ["", "Blocks (sizes):", ""]
     lines += [f"- `{r['block']}`: {r['arch']}" for r in data["blocks"]]
@@ -864,17 +903,24 @@ def markdown(data: dict) -> str:
                      "single-threaded, so OpenBLAS stalls do not hide the compilers' own costs)"
                      if rnd.get("openblas_threads") else "")
                   + f". **{len(slow)} slower than numpy eager**, {len(bad)} failed or wrong.", "",
-                  "| seed | chain | numpy ms | MLC ms | jax ms | MLC/numpy | MLC/jax | compile s | err |",
-                  "|---:|---|---:|---:|---:|---:|---:|---:|---|"]
+                  "| seed | chain | numpy ms | MLC ms | jax ms | IREE ms | MLC/numpy | MLC/jax | MLC/IREE | "
+                  "MLC/best peer | compile s | err |",
+                  "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
         for r in rnd["rows"]:
             if "mlc_failed" in r:
-                lines.append(f"| {r['seed']} | {r['chain']} | - | - | - | - | - | - | FAILED: {r['mlc_failed']} |")
+                lines.append(f"| {r['seed']} | {r['chain']} | - | - | - | - | - | - | - | - | - | "
+                             f"FAILED: {r['mlc_failed']} |")
                 continue
+            peer_ratios(r)
             flag = " **SLOWER**" if r["mlc_vs_numpy"] < 1.0 else ""
             err = f"{r['mlc_error']:.1e}" + ("" if r["mlc_ok"] else " **WRONG**")
+            err += "".join(f"; {label} FAILED: {r[f'{k}_failed']}" if f"{k}_failed" in r
+                           else (f"; {label} WRONG ({r[f'{k}_error']:.1e})" if r.get(f"{k}_error", 0.0) > RTOL else "")
+                           for k, label in PEERS.items())
             lines.append(f"| {r['seed']} | {r['chain']} | {fmt(r, 'numpy_ms', '.3f')} | {fmt(r, 'mlc_ms', '.3f')} | "
-                         f"{fmt(r, 'jax_ms', '.3f')} | {fmt(r, 'mlc_vs_numpy')}x{flag} | "
-                         f"{fmt(r, 'mlc_vs_jax') + 'x' if 'mlc_vs_jax' in r else '-'} | {fmt(r, 'compile_s')} | {err} |")
+                         f"{fmt(r, 'jax_ms', '.3f')} | {fmt(r, 'iree_ms', '.3f')} | {fmt(r, 'mlc_vs_numpy')}x{flag} | "
+                         f"{fmt(r, 'mlc_vs_jax', suffix='x')} | {fmt(r, 'mlc_vs_iree', suffix='x')} | {_best_cell(r)} | "
+                         f"{_compile_cell(r)} | {err} |")
         found = [r for r in rnd["rows"] if r["seed"] in RANDOM_NOTES]
         if found:
             lines += ["", "Findings (`python benchmarks/corpus.py --explain SEED` prints a chain's cost analysis "
@@ -891,10 +937,10 @@ def markdown(data: dict) -> str:
 
 def bar_chart(rows: list[dict], path: Path) -> bool:
     rows = [r for r in rows if "mlc_ms" in r]
-    jax = [r["numpy_ms"] / r["jax_ms"] if "jax_ms" in r else 0 for r in rows] \
-        if any("jax_ms" in r for r in rows) else None
+    jax, iree = ([r["numpy_ms"] / r[f"{k}_ms"] if f"{k}_ms" in r else 0 for r in rows]
+                 if any(f"{k}_ms" in r for r in rows) else None for k in ("jax", "iree"))
     return ratio_chart(path, [r["block"] for r in rows], [r["mlc_vs_numpy"] for r in rows], jax,
-                       log=True, title="model-block corpus")
+                       log=True, title="model-block corpus", iree_ratios=iree)
 
 
 def explain(name: str) -> None:
@@ -912,54 +958,74 @@ def explain(name: str) -> None:
     print(lowered.as_text("hlo-fused"))
 
 
+def parse_args(argv: list[str]):
+    import argparse
+    ap = argparse.ArgumentParser(description="The model-block corpus: MLC against numpy eager, jax.jit and IREE.")
+    ap.add_argument("names", nargs="*", help="blocks whose name contains one of these (default: all)")
+    ap.add_argument("--random", nargs="?", type=int, const=20, default=None, metavar="N",
+                    help="N random chains of blocks instead of the blocks (default 20)")
+    ap.add_argument("--seed", type=int, default=0, help="the random chains' seed (default 0)")
+    ap.add_argument("--explain", metavar="NAME|SEED", help="cost analysis + hlo-fused text of one block/chain")
+    ap.add_argument("--render", action="store_true", help="corpus.md/.png again from corpus.json")
+    ap.add_argument("--out", type=Path, default=RESULTS,
+                    help="directory of corpus.json/.md/.png (default benchmarks/results; a trial run: /tmp/...)")
+    ap.add_argument("--no-iree", action="store_true", help="leave IREE out (no IREE child, no column values)")
+    ap.add_argument("--no-jax", action="store_true", help="leave jax.jit out (and so IREE, which compiles jax's "
+                    "StableHLO)")
+    args = ap.parse_args(argv)
+    if args.random is not None and args.names and all(n.isdigit() for n in args.names):  # `--random ... 30`
+        args.random, args.names = int(args.names[0]), []
+    return args
+
+
 def main(argv: list[str]) -> None:
     if argv[:1] == ["--jax-child"]:
         jax_child()
         return
-    if argv[:1] == ["--explain"]:
-        explain(argv[1])
+    if argv[:1] == ["--iree-child"]:
+        from peers import iree_child
+        iree_child()
         return
-    if argv[:1] == ["--render"]:  # the md and png again from the json (after editing NOTES)
-        data = json.loads((RESULTS / "corpus.json").read_text())
-        (RESULTS / "corpus.md").write_text(markdown(data))
-        bar_chart(data["blocks"], RESULTS / "corpus.png")
+    opts = parse_args(argv)
+    out_dir: Path = opts.out
+    if opts.explain:
+        explain(opts.explain)
+        return
+    if opts.render:  # the md and png again from the json (after editing NOTES)
+        data = json.loads((out_dir / "corpus.json").read_text())
+        (out_dir / "corpus.md").write_text(markdown(data))
+        bar_chart(data["blocks"], out_dir / "corpus.png")
         print(markdown(data))
         return
     os.environ["MLC_CACHE"] = "0"  # compile times are real compiles
     from mlc.codegen.target import num_threads, vector_register_bits
-    rand = "--random" in argv
-    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 0
-    names = [a for a in argv if not a.startswith("--") and not (a.isdigit())]
-    count = next((int(a) for a in argv if a.isdigit() and (argv.index(a) == 0 or argv[argv.index(a) - 1] != "--seed")), 20)
+    names = opts.names
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        jax_peer = None
-        try:
-            jax_peer = JaxPeer(Path(tmp))
-            if jax_peer.version is None:
-                jax_peer.close()
-                jax_peer = None
-        except (OSError, RuntimeError):
-            jax_peer = None
+        peers = {"jax": None if opts.no_jax else start_peer(JaxPeer, Path(tmp)),
+                 "iree": None if opts.no_iree or opts.no_jax else start_peer(IreePeer, Path(tmp))}
+        if not (opts.no_iree or opts.no_jax) and peers["iree"] is None:
+            sys.stderr.write("IREE not run: iree-base-compiler/iree-base-runtime not installed "
+                             "(pip install -e '.[bench]')\n")
         machine = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cores": num_threads(),
                    "vector_bits": vector_register_bits(), "cpu": platform.processor() or platform.machine(),
-                   "numpy": np.__version__, "jax": jax_peer.version if jax_peer else None,
+                   "numpy": np.__version__, **{k: p.version if p else None for k, p in peers.items()},
                    "load": f"{os.getloadavg()[0]:.1f}"}
-        path = RESULTS / "corpus.json"
+        path = out_dir / "corpus.json"
         data = json.loads(path.read_text()) if path.exists() else {}
         try:
-            if rand:
-                rows = run_random(count, seed, jax_peer)
-                data["random"] = {"seed": seed, "date": machine["date"], "rows": rows,
+            if opts.random is not None:
+                rows = run_random(opts.random, opts.seed, peers)
+                data["random"] = {"seed": opts.seed, "date": machine["date"], "rows": rows,
                                   "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
-                                  "load": machine["load"]}
+                                  "load": machine["load"], "iree": machine["iree"]}
                 data.setdefault("machine", machine)
                 data.setdefault("blocks", [])
             else:
                 selected = [b for b in blocks() if not names or any(n in b.name for n in names)]
                 if not selected:
                     sys.exit(f"no block matches {names}; blocks: {', '.join(b.name for b in blocks())}")
-                rows = run_blocks(selected, jax_peer)
+                rows = run_blocks(selected, peers)
                 if names and data.get("blocks") and BLAS_KEY == "blocks":  # a partial run keeps the other rows
                     order = [b.name for b in blocks()]
                     kept = [r for r in data["blocks"] if r["block"] not in {b.name for b in selected}]
@@ -968,14 +1034,17 @@ def main(argv: list[str]) -> None:
                     data["machine"], data["blocks"] = machine, rows
                 else:
                     data[BLAS_KEY] = {"machine": machine, "rows": rows}
+                    data.setdefault("machine", machine)  # a fresh --out directory
+                    data.setdefault("blocks", [])
         finally:
-            if jax_peer is not None:
-                jax_peer.close()
-    RESULTS.mkdir(parents=True, exist_ok=True)
+            for peer in peers.values():
+                if peer is not None:
+                    peer.close()
+    out_dir.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, default=str) + "\n")
     table = markdown(data)
-    (RESULTS / "corpus.md").write_text(table)
-    chart = bar_chart(data["blocks"], RESULTS / "corpus.png")
+    (out_dir / "corpus.md").write_text(table)
+    chart = bar_chart(data["blocks"], out_dir / "corpus.png")
     print(table)
     print(f"wrote {path}, corpus.md" + (", corpus.png" if chart else " (no chart: pip install matplotlib)"))
 
