@@ -15,6 +15,7 @@ from .runtime.executable import Executable
 from .autodiff.api import grad, hessian, jacfwd, jacrev, jvp, value_and_grad, vjp
 from .autodiff.custom import custom_jvp, custom_vjp, stop_gradient
 from .autodiff.errors import DifferentiationError
+from .batching.api import vmap
 
 # The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
 from . import distributed, lax, nn, numpy, random, reference, stablehlo, tree_util  # noqa: E402
@@ -22,5 +23,5 @@ from . import distributed, lax, nn, numpy, random, reference, stablehlo, tree_ut
 __all__ = ["distributed", "lax", "nn", "numpy", "random", "reference", "stablehlo", "tree_util", "compile", "lower", "jit", "Jitted", "Traced", "Lowered", "Compiled", "CompileOptions", "CompileError", "Executable",
            "TracingError", "ConcretizationError", "UnexpectedTracerError",
            "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "custom_vjp",
-           "custom_jvp", "stop_gradient", "DifferentiationError"]
+           "custom_jvp", "stop_gradient", "DifferentiationError", "vmap"]
 __version__ = "0.1.0"

@@ -21,6 +21,7 @@ _REGISTRY: dict[str, str] = {
     "hlo-fuse": "mlc.transforms.hlo_fuse:HloFuse",
     "hlo-grad": "mlc.transforms.hlo_grad:HloGrad",
     "hlo-jvp": "mlc.transforms.hlo_jvp:HloJvp",
+    "hlo-vmap": "mlc.transforms.hlo_vmap:HloVmap",
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
     "mlc-distinct-results": "mlc.conversion.distinct_results:DistinctResults",

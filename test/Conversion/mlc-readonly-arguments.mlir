@@ -13,3 +13,22 @@ func.func @public(%a: tensor<4xf32> {my.attr = 1}, %b: i32) -> tensor<4xf32> {
 func.func private @helper(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// A result donated to an argument (mlc.result_aliases) makes that argument writable and is
+// materialized in it; the function returns an unwritten tensor in its place, and the kernel
+// computing the result takes the argument as its destination (eliminate-empty-tensors).
+// CHECK-LABEL: func @donated
+// CHECK-SAME: (%[[P:.*]]: tensor<4xf32> {bufferization.writable = true}, %[[G:.*]]: tensor<4xf32> {bufferization.writable = false})
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[P]], %[[G]] : tensor<4xf32>, tensor<4xf32>) outs(%[[P]] : tensor<4xf32>)
+// CHECK: bufferization.materialize_in_destination %[[R]] in %[[P]]
+// CHECK-NEXT: %[[DUMMY:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: return %[[DUMMY]], %[[R]]
+func.func @donated(%p: tensor<4xf32>, %g: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {mlc.result_aliases = array<i64: 0, -1>} {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%p, %g : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r, %r : tensor<4xf32>, tensor<4xf32>
+}

@@ -21,6 +21,7 @@ import functools
 import inspect
 import logging
 import threading
+import warnings
 from collections import namedtuple
 from typing import Callable
 
@@ -30,6 +31,7 @@ from mlir.dialects import func
 
 from .. import config
 from ..context import make_context
+from ..conversion.readonly_arguments import ALIASES_ATTR
 from ..options import CompileOptions
 from ..runtime.libraries import FORK_STATE
 from . import methods as _methods  # noqa: F401  (binds Tracer operators)
@@ -68,7 +70,8 @@ class Jitted:
     """The function `mlc.jit` returns."""
 
     def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), opt_level: int | None = None,
-                 fusion: bool | None = None, options: CompileOptions | None = None):
+                 fusion: bool | None = None, options: CompileOptions | None = None,
+                 donate_argnums=(), donate_argnames=()):
         if options is not None and not isinstance(options, CompileOptions):
             raise TypeError(f"options must be a CompileOptions, got {type(options).__name__}")
         self._overrides = dict(opt_level=opt_level, fusion=fusion)
@@ -93,6 +96,8 @@ class Jitted:
                                  f"not a parameter ({', '.join(params) or 'none'})")
         self.static_argnums = frozenset(i % len(positional) for i in static_argnums)
         self.static_argnames = frozenset(static_argnames) | {positional[i] for i in self.static_argnums}
+        self.donate_argnames = _donated_names(fun, params, positional, donate_argnums, donate_argnames,
+                                              self.static_argnames)
         self._cache: dict = {}
         self._fast: dict = {}
         self._lock = threading.Lock()
@@ -156,10 +161,22 @@ class Jitted:
                     out_tracers = [asarray(x) for x in out_leaves]
                     outputs["structure"] = out_structure
                     outputs["weak"] = [t.weak for t in out_tracers]
+                    outputs["specs"] = [(t.shape, t.dtype) for t in out_tracers]
+                    outputs["donated"] = [i for name, value in arguments.items()
+                                          for i in range(*_leaf_range(arguments, name))
+                                          if name in self.donate_argnames]
                     return [t.value for t in out_tracers]
+            aliases = _pair_donations(outputs["donated"], specs, outputs["specs"])
+            if aliases:
+                table = [-1] * len(outputs["specs"])
+                for k, i in aliases:
+                    table[k] = i
+                main.func_op.attributes[ALIASES_ATTR] = ir.DenseI64ArrayAttr.get(table)
             text = module.operation.get_asm(enable_debug_info=True)
-            return Traced(text, self._source_name(), specs, outputs["structure"], outputs["weak"],
-                          self.options, module)
+            traced = Traced(text, self._source_name(), specs, outputs["structure"], outputs["weak"],
+                            self.options, module)
+            traced.aliases = tuple(aliases)  # (result leaf, argument leaf): see stages.Compiled
+            return traced
 
     def _call_fun(self, arguments: dict):
         """fun called with its bound arguments (name -> value), *args and **kwargs included."""
@@ -263,14 +280,74 @@ def _describe_change(old, new) -> str:
     return "; ".join(parts) or "the signature changed"
 
 
+def _donated_names(fun, params, positional, donate_argnums, donate_argnames, static) -> frozenset:
+    """The parameters whose arrays results may reuse (JAX's donate_argnums/donate_argnames)."""
+    nums = (donate_argnums,) if isinstance(donate_argnums, int) else tuple(donate_argnums)
+    names = (donate_argnames,) if isinstance(donate_argnames, str) else tuple(donate_argnames)
+    fun_name = getattr(fun, "__name__", "function")
+    for i in nums:
+        if not isinstance(i, int) or not -len(positional) <= i < len(positional):
+            raise ValueError(f"jit of {fun_name}: donate_argnums {i!r} is out of range: it takes "
+                             f"{len(positional)} named positional argument(s)")
+    for name in names:
+        if name not in params:
+            raise ValueError(f"jit of {fun_name}: donate_argnames {name!r} is not a parameter "
+                             f"({', '.join(params) or 'none'})")
+    donated = frozenset(names) | {positional[i % len(positional)] for i in nums}
+    if donated & static:
+        raise ValueError(f"jit of {fun_name}: static arguments cannot be donated: "
+                         f"{sorted(donated & static)}")
+    return donated
+
+
+def _leaf_range(arguments: dict, name: str) -> tuple[int, int]:
+    """The leaf indices of argument `name` among the flattened arguments (in their order)."""
+    start = 0
+    for key, value in arguments.items():
+        n = len(flatten(value)[0])
+        if key == name:
+            return start, start + n
+        start += n
+    raise KeyError(name)
+
+
+def _pair_donations(donated: list[int], in_specs, out_specs) -> list[tuple[int, int]]:
+    """(result leaf, argument leaf) pairs: each result takes the first donated array of its
+    shape and dtype not taken yet, as JAX pairs them. Booleans and Python scalars are not
+    donated; a donated array no result can use draws JAX's warning."""
+    free = [i for i in donated if not in_specs[i][2] and in_specs[i][1] != np.dtype(np.bool_)]
+    pairs = []
+    for k, (shape, dtype) in enumerate(out_specs):
+        for i in free:
+            if tuple(in_specs[i][0]) == tuple(shape) and in_specs[i][1] == dtype:
+                pairs.append((k, i))
+                free.remove(i)
+                break
+    if free:
+        unused = ", ".join(f"{in_specs[i][1]}{list(in_specs[i][0])}" for i in free)
+        warnings.warn(f"Some donated buffers were not usable: {unused}", stacklevel=4)
+    return pairs
+
+
 def jit(fun: Callable | None = None, *, static_argnums=(), static_argnames=(),
-        options: CompileOptions | None = None, opt_level: int | None = None, fusion: bool | None = None):
+        options: CompileOptions | None = None, opt_level: int | None = None, fusion: bool | None = None,
+        donate_argnums=(), donate_argnames=()):
     """Compiles `fun` per signature; usable as `@jit` or `@jit(static_argnums=...)`.
     `options` (CompileOptions) say how, default the environment's at compile time;
     opt_level and fusion override those fields (opt_level 0 turns the graph optimizations
-    and LLVM's off; fusion=False compiles every op as its own kernel)."""
+    and LLVM's off; fusion=False compiles every op as its own kernel).
+
+    donate_argnums / donate_argnames (JAX's): arrays of these arguments may be reused for
+    results of the same shape and dtype. The compiled code then writes such a result into
+    the donated numpy array in place (when that is safe, else it computes aside and copies
+    in) and returns that very array: the donated array's old contents are gone afterwards
+    (numpy arrays cannot be marked deleted as JAX's are; no warning is given). A donated
+    array that is not a writable C-contiguous ndarray of the exact dtype is copied first
+    and the copy returned; a donated array no result matches draws JAX's warning."""
     if fun is None:
-        return lambda f: Jitted(f, static_argnums, static_argnames, opt_level, fusion, options)
+        return lambda f: Jitted(f, static_argnums, static_argnames, opt_level, fusion, options,
+                                donate_argnums, donate_argnames)
     if not callable(fun):
         raise TypeError(f"jit expects a function, got {type(fun).__name__}")
-    return Jitted(fun, static_argnums, static_argnames, opt_level, fusion, options)
+    return Jitted(fun, static_argnums, static_argnames, opt_level, fusion, options,
+                  donate_argnums, donate_argnames)

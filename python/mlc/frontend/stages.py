@@ -117,6 +117,8 @@ class Compiled:
         self._texts = {(stage, False): text for stage, text in compilation.stage_texts.items()}
         self._single = lowered.out_structure == ("*",)
         self._analysis = None
+        # (result leaf, argument leaf) pairs of jit's donate_argnums: see _run.
+        self._aliases = getattr(lowered.traced, "aliases", ())
 
     def as_text(self, stage: str = "llvm", debug_info: bool = False) -> str:
         """The IR after `stage` of the compile that made this function. Kept texts have no
@@ -166,14 +168,36 @@ class Compiled:
         `options` default to this function's, on one thread. Returns the header's path."""
         from ..export import export_library
         module = parse_module(self.lowered.hlo_text, make_context(), self.lowered.name)
+        for op in module.body.operations:  # C callers get every result in its out-param
+            if "mlc.result_aliases" in op.operation.attributes:
+                del op.operation.attributes["mlc.result_aliases"]
         return export_library(module, self.executable.inputs, self.executable.outputs, path,
                               name or _c_name(self.lowered.name), header, cpu,
                               options or dataclasses.replace(self.options, threads=1),
                               source_name=self.lowered.name)
 
+    def _run(self, arrays):
+        """The executable on `arrays`. A result donated to an argument was written into that
+        argument's array (its out-param is left unwritten), which is returned in its place;
+        a donated array the code cannot write into directly, or whose memory another argument
+        shares (the code assumes it does not), is copied first."""
+        if not self._aliases:
+            return self.executable(*arrays)
+        arrays = list(arrays)
+        for _, i in self._aliases:
+            a, dtype = arrays[i], self.lowered.in_specs[i][1]
+            if not (type(a) is np.ndarray and a.dtype == dtype and a.flags.c_contiguous and a.flags.writeable) \
+                    or any(j != i and np.may_share_memory(a, b) for j, b in enumerate(arrays)):
+                arrays[i] = np.array(a, dtype=dtype, order="C")
+        out = self.executable(*arrays)
+        out = list(out) if isinstance(out, tuple) else [out]
+        for k, i in self._aliases:
+            out[k] = arrays[i]
+        return out[0] if len(out) == 1 else tuple(out)
+
     def call_arrays(self, arrays):
         """The fast path: positional numpy arrays, exactly the compiled signature's."""
-        out = self.executable(*arrays)
+        out = self._run(arrays)
         if self._single:
             return out
         return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
@@ -181,7 +205,7 @@ class Compiled:
     def call_leaves(self, leaves):
         arrays = [x if isinstance(x, np.ndarray) else np.asarray(x, dtype=spec[1])
                   for x, spec in zip(leaves, self.lowered.in_specs)]
-        out = self.executable(*arrays)
+        out = self._run(arrays)
         if self._single:
             return out
         out = out if isinstance(out, tuple) else (out,)
