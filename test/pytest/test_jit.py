@@ -295,3 +295,25 @@ def test_jit_of_an_object_with_its_own_fun_attribute():
     x = np.arange(3, dtype=np.float32)
     np.testing.assert_array_equal(mlc.jit(plus_one)(x), x + 1.0)
     np.testing.assert_array_equal(mlc.jit(mlc.jit(lambda v: v * 2.0))(x), x * 2.0)
+
+
+def test_jit_of_callable_objects_and_partials():
+    """A callable object (a model with its weights) and a functools.partial have no
+    __name__; jit names them after their class / function, as jax.jit accepts them."""
+    import functools
+
+    class Dense:
+        def __init__(self, w):
+            self.w = w
+
+        def __call__(self, x):
+            return x @ self.w
+
+    rng = np.random.default_rng(7)
+    w, x = rng.standard_normal((4, 3)).astype(np.float32), rng.standard_normal((2, 4)).astype(np.float32)
+    jitted = mlc.jit(Dense(w))
+    np.testing.assert_allclose(jitted(x), x @ w, rtol=1e-5, atol=1e-6)
+    assert jitted.__name__ == "Dense"
+    scaled = mlc.jit(functools.partial(lambda a, v: a * v, 3.0))
+    np.testing.assert_array_equal(scaled(x), 3.0 * x)
+    assert scaled.__name__ == "partial(<lambda>)"

@@ -79,6 +79,8 @@ class Jitted:
         self._options = options
         self.fun = fun
         functools.update_wrapper(self, fun, updated=())  # (not fun.__dict__: it would overwrite self.fun)
+        if not hasattr(self, "__name__"):  # a callable object or a functools.partial
+            self.__name__ = callable_name(fun)
         self.signature = inspect.signature(fun)
         static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
         static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
@@ -87,12 +89,12 @@ class Jitted:
                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         for i in static_argnums:
             if not isinstance(i, int) or not -len(positional) <= i < len(positional):
-                raise ValueError(f"jit of {getattr(fun, '__name__', 'function')}: static_argnums {i!r} is out of "
+                raise ValueError(f"jit of {callable_name(fun)}: static_argnums {i!r} is out of "
                                  f"range: it takes {len(positional)} named positional argument(s) "
                                  f"({', '.join(positional) or 'none'})")
         for name in static_argnames:
             if name not in params:
-                raise ValueError(f"jit of {getattr(fun, '__name__', 'function')}: static_argnames {name!r} is "
+                raise ValueError(f"jit of {callable_name(fun)}: static_argnames {name!r} is "
                                  f"not a parameter ({', '.join(params) or 'none'})")
         self.static_argnums = frozenset(i % len(positional) for i in static_argnums)
         self.static_argnames = frozenset(static_argnames) | {positional[i] for i in self.static_argnums}
@@ -185,10 +187,11 @@ class Jitted:
         return self.fun(*bound.args, **bound.kwargs)
 
     def _source_name(self) -> str:
+        source = self.fun if inspect.isfunction(self.fun) or inspect.ismethod(self.fun) else type(self.fun)
         try:
-            return f"{inspect.getsourcefile(self.fun)}:{self.fun.__name__}"
+            return f"{inspect.getsourcefile(source)}:{self.__name__}"
         except TypeError:
-            return self.fun.__name__
+            return self.__name__
 
     def trace(self, *args, **kwargs) -> Traced:
         """The hlo module of `fun` for these arguments' signature."""
@@ -280,11 +283,20 @@ def _describe_change(old, new) -> str:
     return "; ".join(parts) or "the signature changed"
 
 
+def callable_name(fun) -> str:
+    """A name for any callable: its own, a partial's function's, or its class's."""
+    if hasattr(fun, "__name__"):
+        return fun.__name__
+    if isinstance(fun, functools.partial):
+        return f"partial({callable_name(fun.func)})"
+    return type(fun).__name__
+
+
 def _donated_names(fun, params, positional, donate_argnums, donate_argnames, static) -> frozenset:
     """The parameters whose arrays results may reuse (JAX's donate_argnums/donate_argnames)."""
     nums = (donate_argnums,) if isinstance(donate_argnums, int) else tuple(donate_argnums)
     names = (donate_argnames,) if isinstance(donate_argnames, str) else tuple(donate_argnames)
-    fun_name = getattr(fun, "__name__", "function")
+    fun_name = callable_name(fun)
     for i in nums:
         if not isinstance(i, int) or not -len(positional) <= i < len(positional):
             raise ValueError(f"jit of {fun_name}: donate_argnums {i!r} is out of range: it takes "
