@@ -3,8 +3,11 @@
 
 For each program it stores `<name>.pretty.mlir` (what `lowered.as_text()` prints),
 `<name>.generic.mlir` (the same module in MLIR's generic op form) and `<name>.npz` (inputs
-`in0..`, JAX's outputs `out0..`). Run it in its own process: jax carries its own MLIR
-bindings, which cannot be loaded next to MLC's.
+`in0..`, JAX's outputs `out0..`). Programs are jitted JAX functions, JAX functions exported
+for TPU (TpuExport: ops JAX's CPU lowering replaces by LAPACK calls), and hand-written
+StableHLO (gen_stablehlo_handwritten.py) that XLA's CPU compiler runs for the outputs.
+Run it in its own process: jax carries its own MLIR bindings, which cannot be loaded next
+to MLC's.
 
     python tools/gen_stablehlo_fixtures.py [--out DIR] [NAME ...]
 """
@@ -12,6 +15,7 @@ bindings, which cannot be loaded next to MLC's.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 
@@ -132,17 +136,134 @@ def programs():
     yield "layer_norm_locs", layer_norm, (f32(2, 5), f32(5), f32(5))
     yield "while_loop_locs", lambda a: lax.while_loop(lambda s: s < 50.0, lambda s: s * 3.0, a), (np.float32(1.5),)
     yield "select_nan", lambda a: jnp.where(jnp.isfinite(a), a, 0.0), (np.array([1.0, np.inf, -np.inf, np.nan, 2.0], np.float32),)
+    yield from more_programs(jax, jnp, lax, f32, i32, rng)
+
+
+# Inputs where float rounding is decided: ties, subnormals, overflow, signed zeros, NaNs.
+EDGE_F32 = np.array([0.0, -0.0, 1.0, 1.0009765625, 1.00048828125, 1.00146484375, 65504.0,
+                     65520.0, 7e4, -7e4, 6.1e-5, 6.0e-5, 3e-8, np.inf, -np.inf, np.nan, -np.nan,
+                     1e-40, 3.14159, -2.71828, 1e38, -1e-39], np.float32)
+
+
+def more_programs(jax, jnp, lax, f32, i32, rng):
+    """Programs for the ops of issue 16's second part (linalg, bits, chlo, general regions)."""
+    sp = jax.scipy.special
+    rbg = lax.RandomAlgorithm
+    key = np.array([1, 2, 0xFFFFFFFF, 0xFFFFFFF0], np.uint32)
+    yield "reduce_precision", lambda a: (lax.reduce_precision(a, 5, 10), lax.reduce_precision(a, 8, 7), lax.reduce_precision(a, 2, 1), lax.reduce_precision(a, 4, 0)), (EDGE_F32,)
+    yield "reduce_precision_f16", lambda a: lax.reduce_precision(a, 4, 3), (f32(2, 7, lo=-300, hi=300).astype(np.float16),)
+    yield "lgamma_digamma", lambda a: (lax.lgamma(a), lax.digamma(a)), (np.concatenate([f32(10, lo=-6.0, hi=12.0), np.array([0.5, 1.0, 2.0, 3.5, 30.0, 1e-3, -2.5, 170.0], np.float32)]),)
+    yield "lgamma_poles", lambda a: lax.lgamma(a), (np.array([0.0, -1.0, -4.0, np.inf, -np.inf, np.nan, 1e30], np.float32),)
+    yield "inverse_trig", lambda a: (jnp.arcsin(a), jnp.arccos(a), jnp.arctan(a * 5), jnp.arctanh(a)), (np.concatenate([f32(9, lo=-1.0, hi=1.0), np.array([1.0, -1.0, 0.0, 1e-6], np.float32)]),)
+    yield "inverse_hyperbolic", lambda a: (jnp.arcsinh(a), jnp.arccosh(jnp.abs(a) + 1.0)), (np.concatenate([f32(9, lo=-50.0, hi=50.0), np.array([1e-5, -1e-5, 0.0, 1e30, -1e30], np.float32)]),)
+    yield "zeta_polygamma", lambda s, q, n, x: (sp.zeta(s, q), sp.polygamma(n, x)), (np.array([2.0, 3.5, 1.5, 1.0, 0.5, 4.0, 2.0, 2.0], np.float32), np.array([1.0, 0.3, 7.0, 2.0, 1.0, -0.5, 0.0, -2.0], np.float32), np.array([0, 1, 2, 3, 1, 5, 1, 4], np.int32), np.array([2.5, 0.7, 3.0, 10.0, -1.5, 1.0, 0.1, 1.2], np.float32))
+    yield "bessel_i1e", lambda a: sp.i1e(a), (np.concatenate([f32(12, lo=-60.0, hi=60.0), np.array([0.0, -0.0, 1e-4, 19.9, 20.1, -35.0, np.inf, -np.inf], np.float32)]),)
+    # No subnormal x: XLA's CPU code reads them as zero (nextafter(-1e-45, 0) is +0 there,
+    # -0 by IEEE and numpy, and MLC).
+    yield "nextafter", lambda a, b: jnp.nextafter(a, b), (np.array([1.0, 1.0, 0.0, -0.0, -2.5, np.nan, 3.0, -1.0, 1.17549435e-38, np.inf], np.float32), np.array([2.0, 0.0, 1.0, -1.0, -2.5, 1.0, np.nan, 0.0, 0.0, 0.0], np.float32))
+    yield "lax_map", lambda a: lax.map(lambda r: r.sum() * r, a), (f32(5, 3),)
+    yield "random_rbg", lambda k: (jax.random.normal(jax.random.wrap_key_data(k, impl="rbg"), (3, 5)), jax.random.bits(jax.random.wrap_key_data(k, impl="unsafe_rbg"), (7,))), (key,)
+    yield "rng_three_fry", lambda k: (lax.rng_bit_generator(k, (5, 3), algorithm=rbg.RNG_THREE_FRY), lax.rng_bit_generator(k, (3,), dtype=np.uint8, algorithm=rbg.RNG_THREE_FRY)), (key,)
+    yield "rng_philox", lambda k: (lax.rng_bit_generator(k, (3, 1, 5), algorithm=rbg.RNG_PHILOX), lax.rng_bit_generator(k, (5,), dtype=np.uint16, algorithm=rbg.RNG_PHILOX)), (key,)
+    yield "sort_two_keys", lambda a, b: lax.sort((a, b), dimension=1, num_keys=2), (i32(3, 7, lo=0, hi=3), f32(3, 7))
+    yield "sort_carry", lambda a, b, c: lax.sort((a, b, c), dimension=0, num_keys=1, is_stable=True), (i32(9, 2, lo=0, hi=4), f32(9, 2), i32(9, 2))
+    yield "lexsort", lambda a, b: jnp.lexsort((a, b)), (i32(11, lo=0, hi=3), i32(11, lo=0, hi=3))
+    yield "scatter_apply", lambda a, i: a.at[i].apply(lambda v: v * 2.0 + 1.0), (f32(6, 2), np.array([1, 4, 1], np.int32))
+    yield "scatter_out_of_bounds", lambda a, i, u: a.at[i].set(u, mode="drop"), (f32(5), np.array([0, 7, -9, 3], np.int32), f32(4))
+    yield "variadic_reduce_general", lambda a, b: lax.reduce((a, b), (np.float32(-np.inf), np.float32(0)), lambda x, y: (jnp.maximum(x[0], y[0]), jnp.where(x[0] >= y[0], x[1], y[1]) + 1.0), (1,)), (f32(3, 6), f32(3, 6))
+    # An integer sum spelled (x ^ y) + 2 (x & y): a general region, exact in any order.
+    yield "reduce_general_long", lambda a: lax.reduce(a, np.int32(0), lambda x, y: (x ^ y) + 2 * (x & y), (0,)), (i32(300, 2, lo=-1000, hi=1000),)
+    # chlo-free spellings of linalg ops: JAX's CPU lowering calls LAPACK (custom calls), so
+    # these are exported for another platform to get stablehlo.cholesky/triangular_solve.
+    spd = f32(2, 5, 5)
+    spd = spd @ spd.transpose(0, 2, 1) + 5 * np.eye(5, dtype=np.float32)
+    # JAX's own CPU lowering: LAPACK custom calls (potrf with its info, trsm); the third
+    # matrix is not positive definite (JAX turns it into NaNs by potrf's info).
+    not_pd = np.array([[1.0, 2.0, 0.0, 0.0, 0.0], [2.0, 1.0, 0.0, 0.0, 0.0]] + [[0.0] * 5] * 3, np.float32) + np.diag([0, 0, 1, 1, 1]).astype(np.float32)
+    yield "cholesky_lapack", lambda a, b: (jax.lax.linalg.cholesky(a), jax.lax.linalg.cholesky(b)), (np.concatenate([spd, not_pd[None]]), spd[1])
+    yield "triangular_solve_lapack", lambda a, b, c: (
+        jax.lax.linalg.triangular_solve(a, b, left_side=True, lower=False, transpose_a=True),
+        jax.lax.linalg.triangular_solve(a, c, left_side=False, lower=True, unit_diagonal=True)), (spd, f32(2, 5, 3), f32(2, 3, 5))
+    yield "cholesky", TpuExport(lambda a: jax.lax.linalg.cholesky(a)), (spd,)
+    tri = f32(4, 4) + 4 * np.eye(4, dtype=np.float32)
+    solve = jax.lax.linalg.triangular_solve
+    yield "triangular_solve", TpuExport(lambda a, b, c: (
+        solve(a, b, left_side=True, lower=True),
+        solve(a, b, left_side=True, lower=False, transpose_a=True),
+        solve(a, c, left_side=False, lower=True, unit_diagonal=True),
+        solve(a, c, left_side=False, lower=False, transpose_a=True, conjugate_a=True))), (tri, f32(4, 3), f32(3, 4))
+
+
+class TpuExport:
+    """A program to export for TPU (JAX's CPU lowering of it is a LAPACK custom call); the
+    stored outputs still come from running it on CPU."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+
+def _both_forms(text: str) -> tuple[str, str]:
+    """(pretty, generic) of StableHLO text in either form, printed by jax's MLIR bindings."""
+    from jax._src.interpreters import mlir as jmlir
+    from jax._src.lib.mlir import ir
+    with jmlir.make_ir_context():
+        module = ir.Module.parse(text)
+        return (module.operation.get_asm(),
+                module.operation.get_asm(print_generic_op_form=True))
+
+
+def run_with_xla(text: str, args) -> list:
+    """XLA's (CPU) outputs for a StableHLO module: the reference for hand-written programs."""
+    import jax
+    from jax._src import xla_bridge
+    from jax._src.lib import xla_client
+    backend = xla_bridge.get_backend("cpu")
+    devices = xla_client.DeviceList(tuple(backend.local_devices()[:1]))
+    executable = backend.compile_and_load(_both_forms(text)[1], devices, xla_client.CompileOptions())
+    with jax.enable_x64(True):  # 64-bit inputs stay 64-bit
+        outs = executable.execute([jax.device_put(a, backend.local_devices()[0]) for a in args])
+    # XLA hands back rng_bit_generator's signed/float results as unsigned words: the
+    # declared result types say what they are.
+    declared = _result_dtypes(text)
+    return [np.asarray(o).view(d) if d is not None and np.asarray(o).dtype.itemsize == d.itemsize
+            else np.asarray(o) for o, d in zip(outs, declared)]
+
+
+def _result_dtypes(text: str) -> list:
+    from jax._src.interpreters import mlir as jmlir
+    from jax._src.lib.mlir import ir
+    names = {"f16": "float16", "f32": "float32", "f64": "float64", "i1": "bool", "i8": "int8",
+             "i16": "int16", "i32": "int32", "i64": "int64", "ui8": "uint8", "ui16": "uint16",
+             "ui32": "uint32", "ui64": "uint64"}
+    with jmlir.make_ir_context():
+        module = ir.Module.parse(text)
+        for op in module.body.operations:
+            if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == "main":
+                results = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value).results
+                return [np.dtype(names[str(ir.RankedTensorType(t).element_type)])
+                        if str(ir.RankedTensorType(t).element_type) in names else None for t in results]
+    return []
 
 
 def export(name, fn, args, out_dir):
     import jax
-    lowered = jax.jit(fn).lower(*args)
-    debug_info = name.endswith("_locs")
-    pretty = lowered.as_text(debug_info=debug_info)
-    generic = lowered.compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True,
-                                                                 enable_debug_info=debug_info)
-    outs = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
-    ins = jax.tree_util.tree_leaves(args)
+    if isinstance(fn, (str, tuple)):  # hand-written StableHLO: XLA runs it (or its reference)
+        text, reference = (fn, fn) if isinstance(fn, str) else fn
+        pretty, generic = _both_forms(text)
+        outs, ins = run_with_xla(reference, args), list(args)
+    elif isinstance(fn, TpuExport):
+        exported = jax.export.export(jax.jit(fn.fn), platforms=["tpu"])(*args)
+        pretty, generic = _both_forms(exported.mlir_module())
+        outs = jax.tree_util.tree_leaves(jax.jit(fn.fn)(*args))
+        ins = jax.tree_util.tree_leaves(args)
+    else:
+        lowered = jax.jit(fn).lower(*args)
+        debug_info = name.endswith("_locs")
+        pretty = lowered.as_text(debug_info=debug_info)
+        generic = lowered.compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True,
+                                                                     enable_debug_info=debug_info)
+        outs = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
+        ins = jax.tree_util.tree_leaves(args)
     with open(os.path.join(out_dir, f"{name}.pretty.mlir"), "w") as f:
         f.write(pretty)
     with open(os.path.join(out_dir, f"{name}.generic.mlir"), "w") as f:
@@ -152,6 +273,9 @@ def export(name, fn, args, out_dir):
     np.savez(os.path.join(out_dir, f"{name}.npz"), **arrays)
 
 
+from gen_stablehlo_handwritten import handwritten  # noqa: E402
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=OUT)
@@ -159,7 +283,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     count = 0
-    for name, fn, inputs in programs():
+    for name, fn, inputs in itertools.chain(programs(), handwritten()):
         if args.names and name not in args.names:
             continue
         export(name, fn, inputs, args.out)

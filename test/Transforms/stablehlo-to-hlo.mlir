@@ -1,5 +1,6 @@
 // RUN: mlc-opt %s --stablehlo-to-hlo | FileCheck %s
 // RUN: mlc-run %s --random-inputs 0 | FileCheck %s --check-prefix=OUT
+// RUN: mlc-run %s --random-inputs 0 --reference | FileCheck %s --check-prefix=OUT
 
 // StableHLO's pretty form as JAX prints it: mlc-opt imports it (custom ops read by MLC's
 // reader, private functions inlined, JAX's argmax reducer recognised) and prints hlo.
@@ -11,7 +12,8 @@
 // CHECK: %[[GT:.*]] = "hlo.compare"(%[[SUM]], %{{.*}}) {compare_type = "FLOAT", comparison_direction = "GT"}
 // CHECK: return %[[ARGMAX]], %[[GT]]
 
-// mlc-run compiles and runs StableHLO input directly (through mlc.compile).
+// mlc-run compiles and runs StableHLO input directly (through mlc.compile), and its
+// --reference interpreter imports it too.
 // OUT: array([{{[0-2]}}, {{[0-2]}}], dtype=int32)
 // OUT-NEXT: array([{{ ?}}{{True|False}}, {{ ?}}{{True|False}}])
 module @jit_f {

@@ -28,6 +28,10 @@ def dense_value(attr: ir.Attribute, result_type: ir.Type) -> np.ndarray:
         fp = ir.DenseFPElementsAttr(attr)
         values = [fp.get_splat_value().value] if attr.is_splat else [fp[i] for i in range(len(fp))]
         raw = np.array(values, np.float64).astype(dt)
+    elif attr.is_splat and str(attr.type.element_type) == "i1":
+        # The bindings' buffer of an i1 splat is one packed byte: np.array(attr) would give
+        # eight trues and then falses.
+        raw = np.array(ir.IntegerAttr(attr.get_splat_value()).value != 0)
     else:
         raw = np.array(attr)
         if raw.dtype != dt:  # same width, other signedness: the same bits

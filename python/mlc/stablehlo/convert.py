@@ -15,6 +15,7 @@ from ..dialects.hlo import OPS, verify_hlo
 from . import attributes as A
 from .errors import StableHloError, error_at
 from .registry import REJECTED, RULES
+from .tuples import TUPLE_OPS, leaf_types, leaves, rebuild
 from .types import check_type
 
 # Attributes StableHLO ops carry that do not change the result on one CPU device.
@@ -54,13 +55,18 @@ class Converter:
         ftype = ir.FunctionType(ir.TypeAttr(fop.attributes["function_type"]).value)
         for i, t in enumerate(list(ftype.inputs) + list(ftype.results)):
             check_type(t, fop, self, f"@{name}'s signature")
+        # Tuple parameters and results become their leaves (tuples.py).
+        inputs = [leaf for t in ftype.inputs for leaf in leaf_types(t)]
+        outputs = [leaf for t in ftype.results for leaf in leaf_types(t)]
         with ir.InsertionPoint(self.module.body), fop.location:
-            new = func.FuncOp(name, (list(ftype.inputs), list(ftype.results)))
+            new = func.FuncOp(name, (inputs, outputs))
             block = new.add_entry_block()
+        flat = list(block.arguments)
+        args = [rebuild(t, flat) for t in ftype.inputs]
         with ir.InsertionPoint(block):
-            results = self.inline_region(fop.regions[0], list(block.arguments))
+            results = self.inline_region(fop.regions[0], args)
             with fop.location:
-                func.ReturnOp(results)
+                func.ReturnOp([leaf for r in results for leaf in leaves(r)])
 
     def inline_region(self, region: ir.Region, args: list[ir.Value]) -> list[ir.Value]:
         """Converts the single block of `region` at the current insertion point, its
@@ -97,10 +103,12 @@ class Converter:
         name = op.name
         if name in REJECTED:
             raise self.error(op, f"'{name}': {REJECTED[name]}")
-        for r in op.results:
-            check_type(r.type, op, self)
-        for v in op.operands:
+        for v in list(op.results) + list(op.operands):
             check_type(v.type, op, self)
+            if isinstance(v.type, ir.TupleType) and name not in TUPLE_OPS:
+                raise self.error(op, f"'{name}' with tuple-typed operands or results is not "
+                                     f"supported (tuples are flattened only through tuple, "
+                                     f"get_tuple_element, calls and returns)")
         rule = RULES.get(name)
         with op.location:
             if rule is not None:
@@ -146,8 +154,8 @@ def convert_module(source, source_name: str = "<input>",
                    entries: list[str] | None = None) -> ir.Module:
     """The hlo module (in source's context) holding the public functions of `source` (an
     ir.Module or a builtin.module op; or its functions `entries`), callees inlined."""
-    from . import (batch_norm, chlo, control_flow, elementwise_regions,  # noqa: F401 - fill RULES
-                   op_rules, select_and_scatter)
+    from .registry import load_rules
+    load_rules()
 
     cv = Converter(source, source_name)
     names = entries or [n for n, f in cv.functions.items()

@@ -4,8 +4,8 @@ op), applied to whole tensors at once.
 A StableHLO region computes on 0-d tensors; when every op in it is elementwise, running it
 on tensors of the result shape (0-d constants and captured 0-d values broadcast) computes
 it for every element at once, with no region in the hlo. A general reduce applies it once
-per position along the reduced dimensions (unrolled: StableHLO leaves the order of a
-reduction unspecified), up to MAX_UNROLL positions."""
+per position along the reduced dimensions (StableHLO leaves the order of a reduction
+unspecified): unrolled up to MAX_UNROLL positions, a loop beyond."""
 
 from __future__ import annotations
 
@@ -50,6 +50,16 @@ def apply_region(cv, region: ir.Region, args: list[ir.Value], shape, owner) -> l
                 value = hlo.constant(A.get(op, "value"))
                 env[op.results[0]] = _full(value, shape)
                 continue
+            if op.name in ("func.call", "mlc.call"):  # a helper (JAX's _where): its body too
+                callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+                fop = cv.functions.get(callee)
+                if fop is None:
+                    raise cv.error(op, f"call to @{callee}, which has no body in this module")
+                results = apply_region(cv, fop.regions[0], [get(v) for v in op.operands],
+                                       shape, owner)
+                for old, new in zip(op.results, results):
+                    env[old] = new
+                continue
             opdef = OPS.get(short) if op.name.startswith("stablehlo.") else None
             if opdef is None or opdef.family not in _ELEMENTWISE:
                 raise cv.error(op, f"'{op.name}' in the region of '{owner.name}': only "
@@ -65,6 +75,7 @@ def apply_region(cv, region: ir.Region, args: list[ir.Value], shape, owner) -> l
 
 @rule("stablehlo.map")
 def map_(cv, op):
+    """The body's elementwise ops applied to the whole operands at once."""
     shape = ir.RankedTensorType(op.results[0].type).shape
     return apply_region(cv, op.regions[0], cv.operands(op), shape, op)
 
@@ -77,10 +88,9 @@ def general_reduce(cv, op) -> list[ir.Value]:
     in_shape = ir.RankedTensorType(op.operands[0].type).shape
     out_shape = ir.RankedTensorType(op.results[0].type).shape
     positions = list(itertools.product(*[range(in_shape[d]) for d in dims]))
-    if len(positions) > MAX_UNROLL:
-        raise cv.error(op, f"reduce with a general region over {len(positions)} positions (more "
-                           f"than {MAX_UNROLL}) is not supported")
     accs = [_full(v, out_shape) for v in inits]
+    if len(positions) > MAX_UNROLL:
+        return _looped_reduce(cv, op, inputs, accs, dims, in_shape, out_shape)
     for position in positions:
         start = [0] * len(in_shape)
         limit = list(in_shape)
@@ -91,10 +101,30 @@ def general_reduce(cv, op) -> list[ir.Value]:
     return accs
 
 
+def _looped_reduce(cv, op, inputs, accs, dims, in_shape, out_shape) -> list[ir.Value]:
+    """general_reduce over many positions: the inputs as [kept..., positions] and one loop
+    iteration per position (a dynamic_slice of the last dim) instead of unrolling."""
+    from .loops import fori_loop
+    kept = [d for d in range(len(in_shape)) if d not in dims]
+    count = int(np.prod([in_shape[d] for d in dims]))
+    flat = [hlo.reshape(hlo.transpose(x, kept + list(dims)), list(out_shape) + [count])
+            for x in inputs]
+    zero = hlo.constant(np.int32(0))
+
+    def step(i, accs):
+        starts = [zero] * len(out_shape) + [i]
+        slices = [hlo.reshape(hlo.dynamic_slice(x, starts, list(out_shape) + [1]), out_shape)
+                  for x in flat]
+        return apply_region(cv, op.regions[0], accs + slices, out_shape, op)
+
+    return fori_loop(count, accs, step)
+
+
 def general_reduce_window(cv, op) -> list[ir.Value]:
     """reduce_window with any elementwise region: for each window offset, the strided slice
-    of the (init-padded) inputs holding every window's element there, combined into the
-    accumulators by the region."""
+    of the (init-padded, base-dilated) inputs holding every window's element there,
+    combined into the accumulators by the region (offsets unrolled up to MAX_UNROLL, a
+    loop beyond)."""
     n = len(op.operands) // 2
     inputs, inits = cv.operands(op)[:n], cv.operands(op)[n:]
     in_shape = list(ir.RankedTensorType(op.operands[0].type).shape)
@@ -103,20 +133,32 @@ def general_reduce_window(cv, op) -> list[ir.Value]:
     window = A.int_list(A.get(op, "window_dimensions"))
     strides = A.int_list(A.get(op, "window_strides")) or [1] * rank
     dilations = A.int_list(A.get(op, "window_dilations")) or [1] * rank
-    if any(d != 1 for d in A.int_list(A.get(op, "base_dilations")) or [1]):
-        raise cv.error(op, "reduce_window with base dilations and a general region is not supported")
+    base = A.int_list(A.get(op, "base_dilations")) or [1] * rank
     padding = A.get(op, "padding")
     pads = np.asarray([int(v) for v in ir.DenseIntElementsAttr(padding)]).reshape(rank, 2) \
         if padding is not None else np.zeros((rank, 2), np.int64)
-    if (pads < 0).any():
-        raise cv.error(op, "reduce_window with negative padding and a general region is not supported")
-    if pads.any():
-        inputs = [hlo.pad(x, init, list(pads[:, 0]), list(pads[:, 1])) for x, init in zip(inputs, inits)]
+    if pads.any() or any(b != 1 for b in base):
+        # The spec's padded operand: base dilation holes and edge padding hold the init
+        # value (negative padding crops).
+        inputs = [hlo.pad(x, init, list(pads[:, 0]), list(pads[:, 1]), [b - 1 for b in base])
+                  for x, init in zip(inputs, inits)]
     offsets = list(itertools.product(*[range(w) for w in window]))
-    if len(offsets) > MAX_UNROLL:
-        raise cv.error(op, f"reduce_window with a general region over {len(offsets)} window "
-                           f"elements (more than {MAX_UNROLL}) is not supported")
     accs = [_full(v, out_shape) for v in inits]
+    if len(offsets) > MAX_UNROLL:  # a loop over the offsets, their starts from a table
+        from .loops import fori_loop
+        table = hlo.constant(np.asarray([[o * d for o, d in zip(offset, dilations)]
+                                         for offset in offsets], np.int32))
+        span = [(m - 1) * t + 1 for m, t in zip(out_shape, strides)]
+        zero = hlo.constant(np.int32(0))
+
+        def step(k, accs):
+            row = hlo.reshape(hlo.dynamic_slice(table, [k, zero], [1, rank]), [rank])
+            starts = [hlo.reshape(hlo.slice(row, [d], [d + 1]), []) for d in range(rank)]
+            slices = [hlo.slice(hlo.dynamic_slice(x, starts, span), [0] * rank, span, strides)
+                      for x in inputs]
+            return apply_region(cv, op.regions[0], accs + slices, out_shape, op)
+
+        return fori_loop(len(offsets), accs, step)
     for offset in offsets:
         start = [o * d for o, d in zip(offset, dilations)]
         limit = [s + (m - 1) * t + 1 for s, m, t in zip(start, out_shape, strides)]

@@ -6,10 +6,12 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import tensor
 
+from ..dialects import hlo
 from . import attributes as A
 from .elementwise_regions import general_reduce, general_reduce_window
+from .general_regions import general_scatter, general_sort
 from .regions import arg_reduce_kind, combiner_kind, sort_descending
-from .registry import rule
+from .registry import CUSTOM_CALLS, rule
 
 
 @rule("stablehlo.constant")
@@ -39,37 +41,52 @@ def dot(cv, op):  # the legacy 2-d dot: contract lhs's last dim with rhs's first
     return [cv.same_name(op, name="dot_general", extra=extra)]
 
 
-@rule("stablehlo.convolution")
-def convolution(cv, op):
-    reversal = A.get(op, "window_reversal")
-    if reversal is not None and any(A.int_list(reversal)):
-        raise cv.error(op, "convolution with window_reversal is not supported")
+def convolution_attributes(cv, op) -> dict:
+    """hlo.convolution's dimension attributes from a (dynamic_)convolution op."""
     fields = A.conv_dimension_numbers(A.get(op, "dimension_numbers"))
     extra = {k: (A.i64_array(v) if isinstance(v, list) else A.i64(v)) for k, v in fields.items()}
     for name in ("feature_group_count", "batch_group_count"):
         if A.get(op, name) is None:
             extra[name] = A.i64(1)
-    return [cv.same_name(op, extra=extra)]
+    return extra
 
 
-@rule("stablehlo.gather")
-def gather(cv, op):
+def convolution_operands(cv, op) -> list:
+    """(lhs, rhs), the kernel reversed along the spatial dims `window_reversal` marks (a
+    reversed window is the convolution with the reversed kernel)."""
+    lhs, rhs = cv.value(op.operands[0]), cv.value(op.operands[1])
+    reversal = A.int_list(A.get(op, "window_reversal"))
+    if any(reversal):
+        spatial = A.conv_dimension_numbers(A.get(op, "dimension_numbers"))["kernel_spatial_dimensions"]
+        rhs = hlo.reverse(rhs, [d for d, flip in zip(spatial, reversal) if flip])
+    return [lhs, rhs]
+
+
+@rule("stablehlo.convolution")
+def convolution(cv, op):
+    return [cv.same_name(op, extra=convolution_attributes(cv, op), operands=convolution_operands(cv, op))]
+
+
+def gather_attributes(op) -> dict:
+    """hlo.gather's dimension attributes from a (dynamic_)gather op's dimension numbers."""
     fields = A.struct_fields(A.get(op, "dimension_numbers"))
     extra = {k: A.i64_array(fields.get(k, [])) for k in (
         "offset_dims", "collapsed_slice_dims", "start_index_map", "operand_batching_dims",
         "start_indices_batching_dims")}
     extra["index_vector_dim"] = A.i64(fields.get("index_vector_dim", 0))
-    return [cv.same_name(op, extra=extra)]
+    return extra
+
+
+@rule("stablehlo.gather")
+def gather(cv, op):
+    return [cv.same_name(op, extra=gather_attributes(op))]
 
 
 @rule("stablehlo.scatter")
 def scatter(cv, op):
-    if len(op.operands) != 3:
-        raise cv.error(op, "scatter of several inputs at once is not supported")
-    kind = combiner_kind(op.regions[0], allow_set=True)
-    if kind is None:
-        raise cv.error(op, "scatter whose update region is not a single binary op (or an "
-                           "overwrite) is not supported")
+    kind = combiner_kind(op.regions[0], allow_set=True) if len(op.operands) == 3 else None
+    if kind is None:  # several inputs, or a region that is not one binary op
+        return general_scatter(cv, op)
     fields = A.struct_fields(A.get(op, "scatter_dimension_numbers"))
     extra = {k: A.i64_array(fields.get(k, [])) for k in (
         "update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims",
@@ -125,16 +142,13 @@ def reduce_window(cv, op):
 
 @rule("stablehlo.sort")
 def sort(cv, op):
+    # One input with a `<`/`>` comparator -> hlo.sort; (x, iota) -> hlo.sort + hlo.argsort;
+    # anything else -> an odd-even transposition sort running the comparator.
     descending = sort_descending(op.regions[0])
     dim = A.get(op, "dimension").value
-    if descending is None:
-        raise cv.error(op, "sort whose comparator is not `<` or `>` of the first operand pair "
-                           "is not supported")
     n = len(op.operands)
-    if n == 2 and not _is_iota_along(op.operands[1], dim):
-        raise cv.error(op, "sort of two inputs is supported only as an argsort (the second an iota)")
-    if n > 2:
-        raise cv.error(op, f"sort of {n} inputs is not supported")
+    if descending is None or n > 2 or (n == 2 and not _is_iota_along(op.operands[1], dim)):
+        return general_sort(cv, op)
     x = cv.value(op.operands[0])
     attrs = {"dimension": A.i64(dim)}
     if descending:
@@ -153,7 +167,7 @@ def concatenate(cv, op):
     return [tensor.concat(op.results[0].type, dim, cv.operands(op))]
 
 
-@rule("func.call")
+@rule("func.call", "mlc.call")
 def call(cv, op):
     callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
     return cv.call(op, callee, cv.operands(op))
@@ -171,6 +185,9 @@ def custom_call(cv, op):
     # On one device a sharding annotation changes nothing.
     if name in ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape") and len(op.operands) == 1:
         return cv.operands(op)
+    target = CUSTOM_CALLS.get(name)
+    if target is not None:  # e.g. JAX's LAPACK calls on CPU (linalg.py)
+        return target(cv, op)
     raise cv.error(op, f"custom_call @{name} is not supported")
 
 

@@ -32,9 +32,8 @@ def _list(values) -> str:
 def _supported(op: str) -> bool:
     """An op the importer converts: its custom form is read by FORMS or the default form."""
     from ..dialects.hlo import OPS
-    from .registry import RULES
-    from . import (batch_norm, chlo, control_flow, elementwise_regions,  # noqa: F401 - fill RULES
-                   op_rules, select_and_scatter)
+    from .registry import RULES, load_rules
+    load_rules()
     return op in FORMS or op in RULES or (op.startswith("stablehlo.") and op[10:] in OPS) \
         or op == "stablehlo.return"
 
@@ -153,6 +152,9 @@ def _keyword_list_form(attr_names: dict[str, str]):
 
 
 form("stablehlo.broadcast_in_dim")(_keyword_list_form({"dims": "broadcast_dimensions"}))
+form("stablehlo.dynamic_broadcast_in_dim")(_keyword_list_form({
+    "dims": "broadcast_dimensions", "known_expanding_dimensions": "known_expanding_dimensions",
+    "known_nonexpanding_dimensions": "known_nonexpanding_dimensions"}))
 form("stablehlo.transpose")(_keyword_list_form({"dims": "permutation"}))
 form("stablehlo.reverse")(_keyword_list_form({"dims": "dimensions"}))
 form("stablehlo.concatenate")(_keyword_list_form({"dim": "dimension"}))
@@ -341,4 +343,84 @@ def composite(reader, op):
         raise reader.error(name, "expected the composite's name (a string)")
     operands = reader.values() if reader.peek().kind == "value" else []
     attrs = [f"name = {name.text}"] + reader.attr_dict()
+    return _functional(reader, operands, attrs, op)
+
+
+def _keyword(reader, key: str) -> str:
+    """`, key = value` -> value's text."""
+    reader.expect(",")
+    reader.expect(key)
+    reader.expect("=")
+    return reader.next().text
+
+
+@form("stablehlo.cholesky")
+def cholesky(reader, op):
+    operands = [reader.value()]
+    attrs = [f"lower = {_keyword(reader, 'lower')}"] if reader.at(",") else []
+    return _functional(reader, operands, attrs + reader.attr_dict(), op)
+
+
+@form("stablehlo.reduce_precision")
+def reduce_precision(reader, op):
+    operands = [reader.value()]
+    token = reader.peek(3)
+    fmt = _keyword(reader, "format")  # e5m10
+    if not (fmt.startswith("e") and "m" in fmt):
+        raise reader.error(token, f"expected a format eXmY, got '{fmt}'")
+    exponent, mantissa = fmt[1:].split("m")
+    attrs = [f"exponent_bits = {exponent} : i32", f"mantissa_bits = {mantissa} : i32"]
+    return _functional(reader, operands, attrs + reader.attr_dict(), op)
+
+
+@form("stablehlo.rng_bit_generator")
+def rng_bit_generator(reader, op):
+    operands = [reader.value()]
+    algorithm = _keyword(reader, "algorithm")
+    attrs = [f"rng_algorithm = #stablehlo<rng_algorithm {algorithm}>"] + reader.attr_dict()
+    types, results = reader.trailing_types()
+    return operands, attrs, [], types, results
+
+
+@form("stablehlo.dynamic_iota")
+def dynamic_iota(reader, op):
+    operands = [reader.value()]
+    attrs = [f"iota_dimension = {_keyword(reader, 'dim')} : i64"] + reader.attr_dict()
+    types, results = reader.trailing_types()
+    return operands, attrs, [], types, results
+
+
+@form("stablehlo.tuple")
+def tuple_(reader, op):
+    operands = reader.values() if reader.peek().kind == "value" else []
+    attrs = reader.attr_dict()
+    reader.expect(":")
+    tuple_type = reader.type_()
+    return operands, attrs, [], _tuple_elements(tuple_type), [tuple_type]
+
+
+def _tuple_elements(tuple_type: str) -> list[str]:
+    """The element types of `tuple<A, B<...>, ...>` (top-level commas only)."""
+    inner = tuple_type[tuple_type.index("<") + 1:tuple_type.rindex(">")]
+    out, depth, start = [], 0, 0
+    for i, c in enumerate(inner):
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(inner[start:i].strip())
+            start = i + 1
+    if inner.strip():
+        out.append(inner[start:].strip())
+    return out
+
+
+@form("stablehlo.get_tuple_element")
+def get_tuple_element(reader, op):
+    operands = [reader.value()]
+    reader.expect("[")
+    index = reader.next().text
+    reader.expect("]")
+    attrs = [f"index = {index} : i32"] + reader.attr_dict()
     return _functional(reader, operands, attrs, op)

@@ -8,6 +8,23 @@ from __future__ import annotations
 from typing import Callable
 
 RULES: dict[str, Callable] = {}
+# custom_call targets MLC knows the meaning of: call_target_name -> rule(converter, op).
+CUSTOM_CALLS: dict[str, Callable] = {}
+
+
+def load_rules() -> None:
+    """Imports every module that registers rules (they fill RULES when imported)."""
+    from . import (batch_norm, bits, chlo, chlo_special, control_flow,  # noqa: F401
+                   dynamic, elementwise_regions, general_regions, linalg, op_rules,
+                   select_and_scatter, tuples)
+
+
+def custom_call_rule(*targets: str):
+    def register(fn):
+        for target in targets:
+            CUSTOM_CALLS[target] = fn
+        return fn
+    return register
 
 
 def rule(*names: str):

@@ -11,11 +11,14 @@ _REJECTED = (("?", "dynamic shapes (`?`) are not supported"),
              ("complex", "complex element types are not supported"),
              ("!quant", "quantized element types are not supported"),
              ("token", "tokens (side effects, infeed/outfeed) are not supported"),
-             ("tuple", "tuples are not supported"),
              ("f8", "f8 element types are not supported"))
 
 
 def check_type(t: ir.Type, op, converter, what: str | None = None) -> None:
+    if isinstance(t, ir.TupleType):  # flattened (tuples.py): its elements must be importable
+        for i in range(ir.TupleType(t).num_types):
+            check_type(ir.TupleType(t).get_type(i), op, converter, what)
+        return
     text = str(t)
     where = what or f"'{op.name}'"
     for needle, why in _REJECTED:

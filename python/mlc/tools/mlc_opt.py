@@ -186,7 +186,8 @@ def _emit_library(args, pass_flags) -> int:
         return 2
     source_name = "<stdin>" if args.input == "-" else args.input
     try:
-        module = parse_module(read_text(args.input), make_context(), source_name)
+        from ..stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
+        module = parse_module(hlo_text(read_text(args.input), source_name), make_context(), source_name)
         with module.context:
             inputs, outputs = entry_signature(module, args.entry, source_name)
         # One thread unless --threads asked for more (then export_library says why it cannot).

@@ -40,7 +40,7 @@ def random_array(rng: np.random.Generator, shape, dtype: np.dtype) -> np.ndarray
 def _argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mlc-run", allow_abbrev=False,
                                      description="JIT-compiles and runs a function of an MLIR file.")
-    parser.add_argument("input", help="MLIR file with hlo (or lower-level) functions")
+    parser.add_argument("input", help="MLIR file with hlo (or lower-level) functions, or StableHLO")
     parser.add_argument("--entry", default="main", help="the function to run (default main)")
     parser.add_argument("--input", dest="inputs", action="append", default=[], metavar="NPY",
                         help="an argument as a .npy file; once per argument, in order")
@@ -111,7 +111,8 @@ def _run(args) -> int:
     text = read_text(args.input)
     try:
         if args.reference:  # the numpy interpreter: the oracle compiled code is checked against
-            module = parse_module(text, make_context(), args.input)
+            from ..stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
+            module = parse_module(hlo_text(text, args.input), make_context(), args.input)
             with module.context:
                 specs, _ = entry_signature(module, args.entry, args.input)
             results = reference.run(module, *_load_inputs(args, specs), entry=args.entry)

@@ -1,0 +1,11 @@
+"builtin.module"() <{sym_name = "jit__lambda"}> ({
+  "func.func"() <{arg_attrs = [{}, {}, {}], function_type = (tensor<9x2xi32>, tensor<9x2xf32>, tensor<9x2xi32>) -> (tensor<9x2xi32>, tensor<9x2xf32>, tensor<9x2xi32>), res_attrs = [{jax.result_info = "result[0]"}, {jax.result_info = "result[1]"}, {jax.result_info = "result[2]"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<9x2xi32>, %arg1: tensor<9x2xf32>, %arg2: tensor<9x2xi32>):
+    %0:3 = "stablehlo.sort"(%arg0, %arg1, %arg2) <{dimension = 0 : i64, is_stable = true}> ({
+    ^bb0(%arg3: tensor<i32>, %arg4: tensor<i32>, %arg5: tensor<f32>, %arg6: tensor<f32>, %arg7: tensor<i32>, %arg8: tensor<i32>):
+      %1 = "stablehlo.compare"(%arg3, %arg4) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "stablehlo.return"(%1) : (tensor<i1>) -> ()
+    }) : (tensor<9x2xi32>, tensor<9x2xf32>, tensor<9x2xi32>) -> (tensor<9x2xi32>, tensor<9x2xf32>, tensor<9x2xi32>)
+    "func.return"(%0#0, %0#1, %0#2) : (tensor<9x2xi32>, tensor<9x2xf32>, tensor<9x2xi32>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
