@@ -1,64 +1,144 @@
-"""All-reduce of float32 arrays across MPI processes: MLC's compiled psum (the kernel
-calls MPI_Allreduce itself) against mpi4py's Allreduce on numpy arrays (same library).
+"""All-reduce across MPI processes: MLC's compiled collectives against mpi4py on numpy arrays.
 
     mpiexec -n 2 python -m mpi4py benchmarks/allreduce.py [--sizes 1e6 1e7] [--reps 20]
+        [--parameters 50] [--markdown benchmarks/results/allreduce.md]
 
-Each timing is the median over `reps` calls, every call started together on all ranks
-(a barrier before each); process 0 prints the table.
+Three tables, printed by process 0 (and appended to --markdown):
+1. psum of one float32 array of each size: the compiled kernel (MPI_Iallreduce in place on
+   a copy, after its agreement check) against mpi4py's Allreduce, out of place and in place.
+2. A gradient-sized pytree (`--parameters` tensors of mixed sizes, as an MLP's weights and
+   biases): pmean of the tree compiled with hlo-combine-collectives (one packed
+   all_reduce) and without it (combine_threshold_bytes=0: one all_reduce per tensor),
+   against mpi4py's Allreduce per tensor and on one packed numpy buffer.
+3. The cost of the agreement check: a compiled psum of one float32 against mpi4py's, which
+   has no check (the difference is the check's small all-reduce plus the call's dispatch).
+Each timing is the median over `reps` rounds that call every variant of a table once, in
+turn (so load changes hit all alike), each call started together on all ranks (a barrier).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
 import time
 
 import numpy as np
 
 import mlc
-from mlc import distributed
+from mlc import CompileOptions, distributed
 
 
-def median_time(fn, comm, reps: int) -> float:
-    fn()  # warm up (and compile)
-    times = []
+def medians_ms(fns, comm, reps: int) -> list[float]:
+    """Median ms of each of `fns`, measured in alternation (one call of each per round), so
+    a change in the machine's load falls on all of them alike."""
+    for fn in fns:
+        fn()  # warm up (and compile)
+    times = [[] for _ in fns]
     for _ in range(reps):
-        comm.Barrier()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
+        for fn, samples in zip(fns, times):
+            comm.Barrier()
+            start = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - start)
+    return [float(np.median(t)) * 1e3 for t in times]
+
+
+def parameter_shapes(count: int) -> list[tuple[int, ...]]:
+    """`count` tensors of mixed sizes: (w, b) pairs of dense layers of widths 64..1024."""
+    rng = np.random.default_rng(0)
+    widths = rng.choice([64, 128, 256, 512, 1024], size=count // 2 + 1)
+    shapes = []
+    for i in range(count):
+        m, n = int(widths[i // 2]), int(widths[i // 2 + 1])
+        shapes.append((m, n) if i % 2 == 0 else (n,))
+    return shapes
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e6, 1e7])
     parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--parameters", type=int, default=50)
+    parser.add_argument("--markdown", help="append the tables to this file (process 0)")
     args = parser.parse_args(argv)
     distributed.initialize()
     comm = distributed.communicator()
     if comm is None:
         raise SystemExit("run under mpiexec: mpiexec -n 2 python -m mpi4py benchmarks/allreduce.py")
     from mpi4py import MPI
+    rank, count = distributed.process_index(), distributed.process_count()
+    lines = []
 
     psum = mlc.jit(lambda x: mlc.lax.psum(x, "processes"))
-    rows = []
+    lines += [f"### psum of one float32 array, {count} processes, median of {args.reps}", "",
+              "| elements | MLC psum ms | mpi4py Allreduce ms | mpi4py in place ms | MLC / mpi4py |",
+              "|---:|---:|---:|---:|---:|"]
     for size in args.sizes:
         n = int(size)
-        x = np.random.default_rng(distributed.process_index()).standard_normal(n).astype(np.float32)
-        out = np.empty_like(x)
-        want = np.empty_like(x)
+        x = np.random.default_rng(rank).standard_normal(n).astype(np.float32)
+        out, want = np.empty_like(x), np.empty_like(x)
         comm.Allreduce(x, want)
         np.testing.assert_allclose(psum(x), want, rtol=1e-6)
         inplace = x.copy()
-        compiled = median_time(lambda: psum(x), comm, args.reps)
-        mpi4py = median_time(lambda: comm.Allreduce(x, out), comm, args.reps)
-        mpi4py_inplace = median_time(lambda: comm.Allreduce(MPI.IN_PLACE, inplace), comm, args.reps)
-        rows.append((n, compiled, mpi4py, mpi4py_inplace))
-    if distributed.process_index() == 0:
-        print(f"all-reduce (sum) of float32 over {distributed.process_count()} processes, median of {args.reps}")
-        print(f"{'elements':>10} {'mlc psum (ms)':>14} {'mpi4py (ms)':>12} {'mpi4py in place (ms)':>21} {'mlc/mpi4py':>11}")
-        for n, compiled, mpi4py, inplace in rows:
-            print(f"{n:>10.0e} {compiled * 1e3:>14.2f} {mpi4py * 1e3:>12.2f} {inplace * 1e3:>21.2f} {compiled / mpi4py:>11.2f}")
+        compiled, mpi4py, mpi4py_inplace = medians_ms(
+            [lambda: psum(x), lambda: comm.Allreduce(x, out), lambda: comm.Allreduce(MPI.IN_PLACE, inplace)],
+            comm, args.reps)
+        lines.append(f"| {n:.0e} | {compiled:.2f} | {mpi4py:.2f} | {mpi4py_inplace:.2f} | {compiled / mpi4py:.2f} |")
+
+    shapes = parameter_shapes(args.parameters)
+    rng = np.random.default_rng(rank)
+    grads = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    total = sum(g.size for g in grads)
+    combined = mlc.jit(lambda g: mlc.lax.pmean(g, "processes"))
+    separate = mlc.jit(lambda g: mlc.lax.pmean(g, "processes"),
+                       options=CompileOptions(combine_threshold_bytes=0))
+    text = combined.lower(grads).as_text("hlo-optimized")
+    calls = [text.count('"hlo.all_reduce"'),
+             separate.lower(grads).as_text("hlo-optimized").count('"hlo.all_reduce"')]
+    for a, b in zip(combined(grads), separate(grads)):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    outs = [np.empty_like(g) for g in grads]
+
+    def per_tensor():
+        for g, o in zip(grads, outs):
+            comm.Allreduce(g, o)
+
+    packed = np.empty(total, np.float32)
+
+    def one_buffer():
+        np.concatenate([g.ravel() for g in grads], out=packed)
+        comm.Allreduce(MPI.IN_PLACE, packed)
+        start = 0
+        for g, o in zip(grads, outs):
+            o.ravel()[:] = packed[start:start + g.size]
+            start += g.size
+
+    timings = medians_ms([lambda: combined(grads), lambda: separate(grads), per_tensor, one_buffer],
+                         comm, args.reps)
+    lines += ["", f"### pmean of {len(shapes)} gradient tensors ({total:,} float32, {total * 4 / 2**20:.1f} MiB, "
+              f"sizes {min(g.size for g in grads):,}..{max(g.size for g in grads):,}), {count} processes", "",
+              "| variant | all_reduce calls | ms |", "|---|---:|---:|",
+              f"| MLC, combined (hlo-combine-collectives) | {calls[0]} | {timings[0]:.2f} |",
+              f"| MLC, one all_reduce per tensor (combine_threshold_bytes=0) | {calls[1]} | {timings[1]:.2f} |",
+              f"| mpi4py Allreduce per tensor | {len(shapes)} | {timings[2]:.2f} |",
+              f"| mpi4py, packed into one buffer | 1 | {timings[3]:.2f} |"]
+
+    one = np.ones(1, np.float32)
+    small_out = np.empty_like(one)
+    small = medians_ms([lambda: psum(one), lambda: comm.Allreduce(one, small_out)], comm, args.reps * 10)
+    lines += ["", "### one float32: the agreement check and the call's dispatch", "",
+              "| MLC psum µs | mpi4py Allreduce µs |", "|---:|---:|",
+              f"| {small[0] * 1e3:.1f} | {small[1] * 1e3:.1f} |"]
+
+    if rank == 0:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        header = [f"## {datetime.date.today()}: {count} processes, load {load:.2f} (2 cores, shared)", ""]
+        text = "\n".join(header + lines) + "\n"
+        print(text)
+        if args.markdown:
+            with open(args.markdown, "a") as f:
+                f.write("\n" + text)
 
 
 if __name__ == "__main__":

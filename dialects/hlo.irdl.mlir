@@ -435,4 +435,9 @@ irdl.dialect @hlo {
     irdl.results(result: %R)
     irdl.attributes {"scatter_dimension" = %scatter_dimension, "kind" = %kind}
   }
+  irdl.operation @collective_broadcast {
+    %T = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %T)
+    irdl.results(result: %T)
+  }
 }

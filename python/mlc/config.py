@@ -15,6 +15,11 @@ MLC_CACHE=0              no persistent compilation cache (on by default)
 MLC_CACHE_DIR=dir        where the persistent cache lives (default: the user cache
                          directory, $XDG_CACHE_HOME/mlc or ~/.cache/mlc)
 MLC_CACHE_MAX_MB=n       the cache's size cap; least recently used entries go first (1024)
+MLC_COLLECTIVE_TIMEOUT=s seconds a compiled collective waits for the other processes before
+                         it aborts the job (CompileOptions.collective_timeout; 300, 0: forever)
+MLC_MPI_LIBRARY=path     the MPICH-ABI libmpi.so.12 compiled collectives call (default: the
+                         `mpich` wheel's, in the environment's lib/)
+MLC_COLLECTIVES=mpi      emit MPI calls for collectives even on one process (lit tests)
 
 Each is read when it is needed (at compile time), so a test may set one for one compile.
 MLC_NUM_THREADS, MLC_VECTOR_BITS and MLC_BLAS make the default CompileOptions
@@ -47,7 +52,8 @@ def compiling_with(options: CompileOptions):
 
 def default_options() -> CompileOptions:
     """CompileOptions from the environment; a ValueError names a malformed variable."""
-    return CompileOptions(threads=_env_num_threads(), vector_bits=_env_vector_bits(), blas=_env_blas())
+    return CompileOptions(threads=_env_num_threads(), vector_bits=_env_vector_bits(), blas=_env_blas(),
+                          collective_timeout=_env_collective_timeout())
 
 
 def dump_dir() -> str | None:
@@ -98,6 +104,42 @@ def _env_vector_bits() -> int | None:
 
 def _env_blas() -> bool:
     return os.environ.get("MLC_BLAS", "1").strip() != "0"
+
+
+def _env_collective_timeout() -> float:
+    """MLC_COLLECTIVE_TIMEOUT in seconds (default 300); a ValueError names a bad value."""
+    text = os.environ.get("MLC_COLLECTIVE_TIMEOUT", "").strip()
+    if not text:
+        return CompileOptions.collective_timeout
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise ValueError(f"MLC_COLLECTIVE_TIMEOUT must be a number of seconds >= 0, got '{text}'")
+    return value
+
+
+def collective_timeout() -> float:
+    """The running compile's collective_timeout, else MLC_COLLECTIVE_TIMEOUT's."""
+    active = _ACTIVE.get()
+    return active.collective_timeout if active is not None else _env_collective_timeout()
+
+
+def combine_threshold_bytes() -> int:
+    """The running compile's combine_threshold_bytes (the default's outside a compile)."""
+    active = _ACTIVE.get()
+    return (active if active is not None else CompileOptions()).combine_threshold_bytes
+
+
+def mpi_library() -> str | None:
+    """MLC_MPI_LIBRARY: the MPI library compiled collectives call, None when unset."""
+    return os.environ.get("MLC_MPI_LIBRARY", "").strip() or None
+
+
+def forced_mpi_collectives() -> bool:
+    """MLC_COLLECTIVES=mpi: collectives become MPI calls even on one process (lit tests)."""
+    return os.environ.get("MLC_COLLECTIVES") == "mpi"
 
 
 def check() -> None:

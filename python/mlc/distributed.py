@@ -6,15 +6,29 @@ nothing MPI is imported or loaded. Compiled collectives (hlo.all_reduce, all_gat
 reduce_scatter, from `mlc.lax.psum` and friends) call MPI themselves on COMM_WORLD; this module only sets MPI
 up, says who this process is, and moves host data (shards of a batch, parameters).
 
-Start jobs with `mpiexec -n N python -m mpi4py script.py`: mpi4py's launcher aborts the
-whole job when one rank raises, instead of leaving the others blocked in a collective.
-`MPIEXEC_TIMEOUT=<seconds>` makes hydra kill a job that runs longer (the backstop).
+No failure leaves a job hanging or reads garbage:
+- a process that raises an uncaught exception prints it under "[process i/P]" and aborts
+  the whole job (MPI_Abort, exit code 1; `initialize()` installs the excepthook, so this
+  holds without `python -m mpi4py` too, which does the same for `sys.exit(nonzero)`);
+- a process that ends while others still run sends each of them an exit notice (tag
+  EXIT_TAG); a process waiting in a compiled collective that sees one aborts the job 2 s
+  later, naming the process that left and the collective's line;
+- every compiled collective has a deadline (CompileOptions.collective_timeout,
+  MLC_COLLECTIVE_TIMEOUT; 300 s): past it the job is aborted with the op and the line;
+- a compiled collective first checks with one small all-reduce that every process calls
+  the same collective on the same element count and dtype, and aborts naming the line if not;
+- a process killed by a signal makes hydra (mpiexec) end the job;
+- `MPIEXEC_TIMEOUT=<seconds>` makes hydra kill a job that runs longer (the backstop).
+Host-side helpers here (`broadcast_from_process_0`, `check_same_signature`) use mpi4py's
+blocking calls: only the launcher's abort and MPIEXEC_TIMEOUT bound them.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
+import traceback
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,6 +78,41 @@ def initialize() -> None:
     comm = MPI.COMM_WORLD
     _share_cores(comm, MPI)
     _world = _World(comm.Get_rank(), comm.Get_size(), comm)
+    _install_failure_handlers(comm)
+
+
+def _install_failure_handlers(comm) -> None:
+    """An uncaught exception aborts the job (naming this process); a normal exit tells the
+    other processes, so one still waiting in a collective for this one stops waiting."""
+    previous = sys.excepthook
+
+    def abort_on_exception(kind, value, tb):
+        if issubclass(kind, KeyboardInterrupt):
+            return previous(kind, value, tb)
+        where = f"[process {comm.Get_rank()}/{comm.Get_size()}]"
+        text = "".join(traceback.format_exception(kind, value, tb))
+        sys.stderr.write("".join(f"{where} {line}\n" for line in text.rstrip("\n").split("\n")))
+        sys.stderr.write(f"{where} {kind.__name__} on process {comm.Get_rank()}: aborting the job\n")
+        sys.stderr.flush()
+        comm.Abort(1)
+
+    sys.excepthook = abort_on_exception
+    atexit.register(_announce_exit, comm)
+
+
+def _announce_exit(comm) -> None:
+    """Sends every other process a zero-byte notice (tag EXIT_TAG) that this one has ended;
+    compiled collectives waiting for it see the notice (see hlo_to_linalg/collectives.py)."""
+    from .conversion.hlo_to_linalg.collectives import EXIT_TAG
+    try:
+        from mpi4py import MPI
+        if MPI.Is_finalized():
+            return
+        for rank in range(comm.Get_size()):
+            if rank != comm.Get_rank():
+                comm.Isend([None, 0, MPI.BYTE], dest=rank, tag=EXIT_TAG).Free()
+    except Exception:  # noqa: BLE001 - exiting anyway; the collective deadline still holds
+        pass
 
 
 def _share_cores(comm, MPI) -> None:

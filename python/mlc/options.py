@@ -44,6 +44,15 @@ class CompileOptions:
     blas: bool = field(default=True, metadata=_doc(
         "Call numpy's OpenBLAS for matmuls of at least 64^3 multiply-adds (mlc-blas) when "
         "the library is there; False runs MLC's generated matmul code.", "--blas"))
+    collective_timeout: float = field(default=300.0, metadata=_doc(
+        "Seconds a compiled collective (psum, all_gather, ...) may wait for the other "
+        "processes before it aborts the whole job with a message naming this process and "
+        "the op's line (a peer that raised, exited or hangs); 0 waits forever.",
+        "--collective-timeout", type=float))
+    combine_threshold_bytes: int = field(default=32 << 20, metadata=_doc(
+        "hlo-combine-collectives packs independent all_reduces of one kind and element "
+        "type into one, up to this many bytes per combined all_reduce; 0 combines none.",
+        "--combine-threshold-bytes", type=int))
 
     def __post_init__(self):
         if not isinstance(self.opt_level, int) or not 0 <= self.opt_level <= 3:
@@ -53,6 +62,10 @@ class CompileOptions:
         if self.vector_bits is not None and self.vector_bits not in VECTOR_BITS:
             raise ValueError(f"vector_bits must be one of {', '.join(map(str, VECTOR_BITS))} or None, "
                              f"got {self.vector_bits!r}")
+        if not isinstance(self.collective_timeout, (int, float)) or not self.collective_timeout >= 0:
+            raise ValueError(f"collective_timeout must be a number of seconds >= 0, got {self.collective_timeout!r}")
+        if not isinstance(self.combine_threshold_bytes, int) or self.combine_threshold_bytes < 0:
+            raise ValueError(f"combine_threshold_bytes must be an integer >= 0, got {self.combine_threshold_bytes!r}")
         for name in ("fusion", "blas"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")

@@ -17,6 +17,7 @@ _REGISTRY: dict[str, str] = {
     "hlo-fold": "mlc.transforms.hlo_fold:HloFold",
     "hlo-cse": "mlc.transforms.hlo_cse:HloCse",
     "hlo-dce": "mlc.transforms.hlo_dce:HloDce",
+    "hlo-combine-collectives": "mlc.transforms.hlo_combine_collectives:HloCombineCollectives",
     "hlo-optimize": "mlc.transforms.hlo_optimize:HloOptimize",
     "hlo-fuse": "mlc.transforms.hlo_fuse:HloFuse",
     "hlo-grad": "mlc.transforms.hlo_grad:HloGrad",

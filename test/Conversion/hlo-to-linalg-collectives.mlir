@@ -1,6 +1,7 @@
 // hlo.all_reduce: the identity on one process; under a job (forced here with
-// MLC_COLLECTIVES=mpi) a check that all processes agree, then MPI_Allreduce in place on a
-// fresh buffer holding a copy of the operand, with MPICH's handles.
+// MLC_COLLECTIVES=mpi) a check that all processes agree (MPI_Iallreduce, completed by
+// @mlc_collective_wait under the collective timeout, 300 s by default), then MPI_Allreduce
+// in place on a fresh buffer holding a copy of the operand, with MPICH's handles.
 // RUN: not mlc-opt %s --hlo-to-linalg --split-input-file 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: env MLC_COLLECTIVES=mpi mlc-opt %s --hlo-to-linalg | FileCheck %s --check-prefix=MPI
 // RUN: env MLC_COLLECTIVES=mpi mlc-opt %s --emit=llvm | FileCheck %s --check-prefix=LLVM
@@ -13,7 +14,9 @@
 // ONE-NOT: MPI
 // ONE: return %arg0
 
-// MPI: llvm.func @MPI_Allreduce(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> i32
+// MPI-DAG: llvm.func internal @mlc_collective_wait(%{{.*}}: !llvm.ptr, %{{.*}}: f64, %{{.*}}: !llvm.ptr) attributes {no_inline}
+// MPI-DAG: llvm.func @MPI_Iallreduce(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32, !llvm.ptr) -> i32
+// MPI-DAG: llvm.func @MPI_Allreduce(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> i32
 // MPI-LABEL: func @sum
 // MPI-DAG: %[[COUNT:.*]] = arith.constant 6 : i32
 // MPI-DAG: %[[FLOAT:.*]] = arith.constant 1275069450 : i32
@@ -28,9 +31,17 @@ func.func @sum(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   return %0 : tensor<2x3xf32>
 }
 
+// The agreement check first: (count, datatype, collective, kind, shape key) and their negations, all
+// reduced with MAX (nonblocking, waited for under the timeout).
 // MPI-LABEL: func @max_i64
 // MPI-DAG: arith.constant 1275070522 : i32
 // MPI-DAG: arith.constant 1476395009 : i32
+// MPI-DAG: %[[TIMEOUT:.*]] = arith.constant 3.000000e+02 : f64
+// MPI-DAG: %[[CHECK:.*]] = memref.alloca() : memref<10xi64>
+// MPI: llvm.call @MPI_Iallreduce
+// MPI: llvm.call @mlc_collective_wait(%{{.*}}, %[[TIMEOUT]], %{{.*}}) {no_inline}
+// MPI: scf.if
+// MPI: llvm.call @MPI_Abort
 // MPI: llvm.call @MPI_Allreduce
 func.func @max_i64(%a: tensor<5xi64>) -> tensor<5xi64> {
   %0 = "hlo.all_reduce"(%a) {kind = "max"} : (tensor<5xi64>) -> tensor<5xi64>
@@ -55,7 +66,26 @@ func.func @gather(%a: tensor<2x3xf32>) -> tensor<2x6xf32> {
 
 // -----
 
+// collective_broadcast: MPI_Bcast from root 0 (the 4th argument) on a copy of the operand.
+// MPI-LABEL: func @broadcast
+// MPI-DAG: %[[ROOT:.*]] = arith.constant 0 : i32
+// MPI-DAG: %[[BUF:.*]] = memref.alloc() : memref<3xi32>
+// MPI: memref.copy %{{.*}}, %[[BUF]]
+// MPI: llvm.call @MPI_Bcast(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROOT]], %{{.*}})
+// MPI: bufferization.to_tensor %[[BUF]] restrict
+// ONE-LABEL: func @broadcast
+// ONE-NOT: MPI
+// ONE: return %arg0
+func.func @broadcast(%a: tensor<3xi32>) -> tensor<3xi32> {
+  %0 = "hlo.collective_broadcast"(%a) : (tensor<3xi32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
 // The compiled kernel calls MPI itself (and nothing declares a C wrapper for it).
-// LLVM: llvm.func @MPI_Allreduce(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> i32
-// LLVM-NOT: _mlir_ciface_MPI_Allreduce
+// LLVM-DAG: llvm.func @MPI_Allreduce(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> i32
+// LLVM-DAG: llvm.func @MPI_Test(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+// LLVM-DAG: llvm.func @MPI_Abort(i32, i32) -> i32
+// LLVM-NOT: _mlir_ciface_MPI_
 // LLVM: llvm.call @MPI_Allreduce

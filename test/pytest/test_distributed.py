@@ -76,7 +76,7 @@ for shape, dtype in [((3, 5), np.float32), ((7,), np.float64), ((2, 3, 4), np.in
 # pmean of a pytree, and the reduction kind jax.lax has no function for (mul), from IR.
 x = data(rank, (4, 3), np.float32)
 mean = mlc.jit(lambda t: pmean(t, "processes"))({"a": x, "b": 2 * x})
-parts = [data(r, (4, 3), np.float32) for r in range(count)]
+parts = parts_x = [data(r, (4, 3), np.float32) for r in range(count)]
 np.testing.assert_allclose(mean["a"], (parts[0] + parts[1]) / 2, rtol=1e-6)
 np.testing.assert_allclose(mean["b"], parts[0] + parts[1], rtol=1e-6)
 text = '''func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
@@ -113,6 +113,35 @@ np.testing.assert_array_equal(mlc.jit(lambda v: all_gather(v, "processes", axis=
 w = np.arange(8, dtype=np.float32).reshape(2, 4) + rank
 g = mlc.jit(mlc.grad(lambda v: mnp.sum(all_gather(v, "processes", tiled=True) ** 2)))(w)
 np.testing.assert_allclose(g, 2 * count * w, rtol=1e-6)
+
+# pbroadcast (hlo.collective_broadcast, MPI_Bcast): process 0's array everywhere, any shape
+# and dtype; its derivative is psum(ct) on process 0 and zero elsewhere.
+from mlc.lax import pbroadcast
+for shape, dtype in [((3, 5), np.float32), ((7,), np.float64), ((2, 3, 4), np.int32), ((), np.int64),
+                     ((0, 3), np.float32), ((4,), np.uint8)]:
+    parts = [data(r, shape, dtype) for r in range(count)]
+    got = mlc.jit(lambda v: pbroadcast(v, "processes", 0))(parts[rank])
+    assert got.dtype == parts[0].dtype and got.shape == parts[0].shape
+    np.testing.assert_array_equal(got, parts[0])
+    np.testing.assert_array_equal(mlc.reference.run(
+        mlc.jit(lambda v: pbroadcast(v, "processes")).lower(parts[rank]).as_text(), parts[rank]), parts[0])
+g = mlc.jit(mlc.grad(lambda v: mnp.sum(pbroadcast(v, "processes") ** 2)))(x)
+np.testing.assert_allclose(g, 2 * count * parts_x[0] if rank == 0 else np.zeros_like(x), rtol=1e-6)
+
+# hlo-combine-collectives: 12 independent psums of mixed shapes (plus a pmax, another kind)
+# become one all_reduce; the results equal those of one call per tensor.
+from mlc import CompileOptions
+tree = {f"p{i}": data(rank, s, np.float32) for i, s in enumerate([(3, 4), (4,), (), (2, 2, 2)] * 3)}
+step = lambda t: (psum(t, "processes"), pmax(t["p0"], "processes"))
+combined = mlc.jit(step)
+separate = mlc.jit(step, options=CompileOptions(combine_threshold_bytes=0))
+assert combined.lower(tree).as_text("hlo-optimized").count('"hlo.all_reduce"') == 2
+assert separate.lower(tree).as_text("hlo-optimized").count('"hlo.all_reduce"') == 13
+(a, amax), (b, bmax) = combined(tree), separate(tree)
+np.testing.assert_array_equal(amax, bmax)
+for k in tree:
+    np.testing.assert_array_equal(a[k], b[k])
+    np.testing.assert_allclose(a[k], sum(data(r, tree[k].shape, np.float32) for r in range(count)), rtol=1e-6)
 
 # Host helpers: each process's shard of a global batch, process 0's parameters everywhere.
 batch = np.arange(12).reshape(6, 2)
@@ -165,23 +194,59 @@ def test_a_rank_that_raises_ends_the_job(tmp_path):
     start = time.monotonic()
     result = launch(tmp_path, FAILING_RANK)
     assert result.returncode != 0
-    assert "ValueError: rank 1 cannot continue" in result.stderr
+    assert "[process 1/2] ValueError: rank 1 cannot continue" in result.stderr
+    assert "ValueError on process 1: aborting the job" in result.stderr
     assert time.monotonic() - start < 60
 
 
-MISMATCHED = """
-import numpy as np, mlc
+# Process 1 leaves early (a clean exit: no exception), or hangs; process 0 is in a compiled
+# psum that will never complete. READY is printed just before.
+STRANDED = """
+import sys, time, numpy as np, mlc
 from mlc import distributed
 distributed.initialize()
-dtype = np.float32 if distributed.process_index() == 0 else np.int32  # the same bytes
-print(mlc.jit(lambda x: mlc.lax.psum(x, "processes"))(np.ones(4, dtype)))
+psum = mlc.jit(lambda x: mlc.lax.psum(x, "processes"))
+psum(np.ones(3, np.float32))
+if distributed.process_index() == 1:
+    if sys.argv[1] == "exit":
+        sys.exit(0)
+    time.sleep(100)
+print("READY", time.time(), flush=True)
+psum(np.ones(3, np.float32))
 """
 
 
 @needs_mpiexec
-def test_ranks_with_different_dtypes_are_reported_not_summed(tmp_path):
-    """The compiled collective checks that all ranks agree (count, dtype, op) first."""
-    result = launch(tmp_path, MISMATCHED)
+@pytest.mark.parametrize("how,message,within", [
+    ("exit", r"mlc: process 1 left the job while process 0 waits in hlo.all_reduce at \S*job.py:5", 10),
+    ("hang", r"mlc: process 0: hlo.all_reduce at \S*job.py:5 did not complete within 3.0 s", 12)],
+    ids=["exit", "hang"])
+def test_a_rank_that_leaves_or_hangs_ends_the_job(tmp_path, monkeypatch, how, message, within):
+    """A peer's exit notice ends the wait 2 s later; a hang ends at the collective timeout
+    (3 s here); either way the job ends with a nonzero code and says why."""
+    monkeypatch.setenv("MLC_COLLECTIVE_TIMEOUT", "3")
+    result = launch(tmp_path, STRANDED, how)
+    end = time.time()
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert re.search(message, result.stderr), result.stderr
+    ready = float(re.search(r"READY (\S+)", result.stdout).group(1))
+    assert end - ready < within, (end - ready, result.stderr)
+
+
+MISMATCHED = """
+import sys, numpy as np, mlc
+from mlc import distributed
+distributed.initialize()
+other = {"dtype": np.ones(6, np.int32), "shape": np.ones((3, 2), np.float32)}[sys.argv[1]]  # same bytes
+print(mlc.jit(lambda x: mlc.lax.psum(x, "processes"))(np.ones((2, 3), np.float32) if distributed.process_index() == 0 else other))
+"""
+
+
+@needs_mpiexec
+@pytest.mark.parametrize("differ", ["dtype", "shape"])
+def test_ranks_with_different_dtypes_or_shapes_are_reported_not_summed(tmp_path, differ):
+    """The compiled collective checks that all ranks agree (count, dtype, shape, op) first."""
+    result = launch(tmp_path, MISMATCHED, differ)
     assert result.returncode != 0
     assert re.search(r"the processes disagree on hlo.all_reduce at \S*job.py:6", result.stderr), result.stderr
     assert "[2." not in result.stdout and "[2 " not in result.stdout
@@ -234,6 +299,58 @@ def test_bad_kind_in_ir_is_an_error():
 }'''
     with pytest.raises(mlc.CompileError, match=r":2:8: error: 'hlo.all_reduce' op kind must be one of add, mul, max, min"):
         mlc.compile(text)
+
+
+def test_one_process_pbroadcast_is_the_identity():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    f = mlc.jit(lambda v: mlc.lax.pbroadcast(v, "processes", source=0))
+    np.testing.assert_array_equal(f(x), x)
+    assert '"hlo.collective_broadcast"' in f.lower(x).as_text()
+    g = mlc.jit(mlc.grad(lambda v: mnp.sum(mlc.lax.pbroadcast(v, "processes") ** 2)))(x)
+    np.testing.assert_allclose(g, 2 * x)
+
+
+def test_pbroadcast_from_another_process_is_an_error():
+    def f(x):
+        return mlc.lax.pbroadcast(x, "processes", source=1)  # the line the error names
+    line = f.__code__.co_firstlineno + 1
+    with pytest.raises(ValueError, match=rf"test_distributed.py:{line}: pbroadcast: source must be process 0"):
+        mlc.jit(f)(np.ones(3, np.float32))
+
+
+def test_pbroadcast_of_a_non_array_is_an_error():
+    with pytest.raises(TypeError, match=r"test_distributed.py:\d+: pbroadcast: expected an array, got str"):
+        mlc.jit(lambda x: mlc.lax.pbroadcast({"a": "x"}, "processes"))(np.ones(3, np.float32))
+
+
+def test_combiner_is_off_on_one_process():
+    """One process: a collective is the identity, so nothing is packed (it would only copy)."""
+    f = mlc.jit(lambda t: mlc.lax.psum(t, "processes"))
+    text = f.lower([np.ones(3, np.float32), np.ones(2, np.float32)]).as_text("hlo-optimized")
+    assert text.count('"hlo.all_reduce"') == 2 and "tensor.concat" not in text
+
+
+def test_unloadable_mpi_library_names_the_problem(tmp_path, monkeypatch):
+    from mlc.runtime import libraries
+    bogus = tmp_path / "libmpi.so.12"
+    bogus.write_text("not a library")
+    monkeypatch.setenv("MLC_MPI_LIBRARY", str(bogus))
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "no-env"))
+    monkeypatch.setattr(libraries, "_MPI_SONAME", "libmpi-that-does-not-exist.so.12")
+    with pytest.raises(libraries.MpiLibraryError, match=rf"cannot load an MPICH-ABI MPI library .*"
+                                                        rf"MLC_MPI_LIBRARY.*{re.escape(str(bogus))}"):
+        libraries.load_mpi.__wrapped__()
+
+
+def test_collective_timeout_option_and_variable(monkeypatch):
+    from mlc import CompileOptions, config
+    monkeypatch.setenv("MLC_COLLECTIVE_TIMEOUT", "7.5")
+    assert config.default_options().collective_timeout == 7.5
+    monkeypatch.setenv("MLC_COLLECTIVE_TIMEOUT", "soon")
+    with pytest.raises(ValueError, match="MLC_COLLECTIVE_TIMEOUT must be a number of seconds >= 0, got 'soon'"):
+        config.default_options()
+    with pytest.raises(ValueError, match="combine_threshold_bytes must be an integer >= 0"):
+        CompileOptions(combine_threshold_bytes=-1)
 
 
 def test_process_shard_needs_an_even_split(monkeypatch):

@@ -1,6 +1,6 @@
 """Collectives over the processes of the job, as jax.lax names them: psum, pmean, pmax,
-pmin, all_gather, psum_scatter. Inside `mlc.jit` they emit hlo.all_reduce (all_gather,
-reduce_scatter), which the compiled code runs as an MPI
+pmin, all_gather, psum_scatter, pbroadcast. Inside `mlc.jit` they emit hlo.all_reduce
+(all_gather, reduce_scatter, collective_broadcast), which the compiled code runs as an MPI
 call (the identity on one process). `x` may be an array or a pytree of arrays (one
 all_reduce per leaf). The one axis is "processes" (`mlc.distributed.AXIS_NAME`): every
 process of the job."""
@@ -107,3 +107,17 @@ def psum_scatter(x, axis_name, *, scatter_dimension: int = 0, tiled: bool = Fals
 
     leaves, structure = flatten(x)
     return unflatten(structure, [scatter(v) for v in leaves])
+
+
+def pbroadcast(x, axis_name, source: int = 0):
+    """Process `source`'s x on every process (jax.lax.pbroadcast, StableHLO's
+    collective_broadcast; MPI_Bcast). The root is process 0: `source` must be 0. Its
+    derivative sends the summed cotangent back to process 0 (zero on the others)."""
+    _check_axis(axis_name, "pbroadcast")
+    if isinstance(source, bool) or not isinstance(source, (int, np.integer)) or source != 0:
+        loc = current_trace().user_location()
+        raise ValueError(f"{_where(loc)}: pbroadcast: source must be process 0 (the root of "
+                         f"hlo.collective_broadcast), got {source!r}")
+    leaves, structure = flatten(x)
+    out = [wrap(emit(hlo.collective_broadcast, _leaf(v, "pbroadcast").value)) for v in leaves]
+    return unflatten(structure, out)

@@ -523,6 +523,7 @@ APPLIERS = {
     "all_reduce": lambda g: g.add(hlo.all_reduce(g.value("number"), g.d(st.sampled_from(["add", "mul", "max", "min"])))),
     "all_gather": lambda g: g.add(hlo.all_gather(g.value("number", rank_min=1), 0, 1)),
     "reduce_scatter": lambda g: g.add(hlo.reduce_scatter(g.value("number", rank_min=1), 0, "add", 1)),
+    "collective_broadcast": lambda g: g.add(hlo.collective_broadcast(g.value("number"))),
 }
 for _op, _def in OPS.items():
     if _def.family in ("elementwise-unary", "elementwise-binary"):

@@ -1,5 +1,6 @@
 """Collectives: all_reduce combines the operand across the job's processes (mpi4py's
-allreduce on the numpy arrays under mpiexec; the identity on one process)."""
+allreduce on the numpy arrays under mpiexec; the identity on one process); all_gather,
+reduce_scatter and collective_broadcast (process 0's operand everywhere) likewise."""
 
 from __future__ import annotations
 
@@ -59,3 +60,13 @@ def _reduce_scatter(ctx, x):
         return x
     combined = _all_reduce(ctx, x)
     return np.split(combined, count, axis=dim)[distributed.process_index()]
+
+
+@evaluates("hlo.collective_broadcast")
+def _collective_broadcast(ctx, x):
+    """collective_broadcast(x): process 0's x, on every process."""
+    from .. import distributed
+    comm = distributed.communicator()
+    if comm is None:
+        return x
+    return np.asarray(comm.bcast(np.asarray(x), root=0), dtype=x.dtype)

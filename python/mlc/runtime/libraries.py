@@ -173,7 +173,8 @@ def load_mpi() -> Path | str:
     import sys
     # The mpich wheel installs into the environment's lib/, not site-packages; its
     # lib/libmpi.so is a linker script that dlopen rejects, hence the soname.
-    candidates = [os.environ.get("MLC_MPI_LIBRARY"), str(Path(sys.prefix) / "lib" / _MPI_SONAME),
+    from .. import config
+    candidates = [config.mpi_library(), str(Path(sys.prefix) / "lib" / _MPI_SONAME),
                   _MPI_SONAME]
     errors = []
     for candidate in filter(None, candidates):

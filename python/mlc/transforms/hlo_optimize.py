@@ -1,5 +1,6 @@
 """Pass `hlo-optimize`: the default graph pipeline, simplify -> fold -> cse -> dce, repeated
-until nothing changes (at most `max-iterations` rounds)."""
+until nothing changes (at most `max-iterations` rounds), then hlo-combine-collectives when the job has several processes (threshold: the compile's
+CompileOptions.combine_threshold_bytes)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from dataclasses import dataclass
 
 from mlir import ir
 
+from .. import config, distributed
+from .hlo_combine_collectives import combine_collectives
 from .hlo_cse import common_subexpressions
 from .hlo_dce import dead_code_elimination
 from .hlo_fold import HloFold, fold_constants
@@ -16,7 +19,7 @@ from .verify import HloGraphPass
 
 @dataclass(frozen=True)
 class HloOptimize(HloGraphPass):
-    """hlo-simplify, hlo-fold, hlo-cse and hlo-dce to a fixed point (bounded).
+    """hlo-simplify, hlo-fold, hlo-cse and hlo-dce to a fixed point (bounded), then hlo-combine-collectives.
 
     Expects and produces hlo with func/scf/tensor. Options: max-iterations (default 8),
     fast-math (passed to hlo-simplify), size-limit (passed to hlo-fold).
@@ -41,4 +44,9 @@ class HloOptimize(HloGraphPass):
             changes += common_subexpressions(module, {})
             changes += dead_code_elimination(module)
             if not changes:
-                return
+                break
+        # Then independent all_reduces packed into one per kind and type, once (the loop
+        # above undoes none of it); the size cap is the compile's combine_threshold_bytes.
+        # On one process a collective is the identity: packing would only copy.
+        if config.forced_mpi_collectives() or distributed.process_count() > 1:
+            combine_collectives(module, config.combine_threshold_bytes())

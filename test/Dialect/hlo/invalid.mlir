@@ -850,6 +850,14 @@ func.func @all_reduce_result_shape(%a: tensor<4xf32>) -> tensor<2xf32> {
 
 // -----
 
+func.func @collective_broadcast_on_i1(%a: tensor<4xi1>) -> tensor<4xi1> {
+  // CHECK: error: 'hlo.collective_broadcast' op operands must have integer or float elements, got i1
+  %0 = "hlo.collective_broadcast"(%a) : (tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
 func.func @all_gather_not_a_multiple(%a: tensor<2x3xf32>) -> tensor<2x5xf32> {
   // CHECK: error: 'hlo.all_gather' op result dim 1 (5) must be the operand's (3) times the number of processes
   %0 = "hlo.all_gather"(%a) {all_gather_dim = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x5xf32>

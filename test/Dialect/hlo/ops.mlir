@@ -233,5 +233,7 @@ func.func @collectives(%a: tensor<2x3xf32>, %b: tensor<4xi32>) -> (tensor<2x3xf3
   %2 = "hlo.all_gather"(%a) {all_gather_dim = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x6xf32>
   // CHECK: "hlo.reduce_scatter"(%{{.*}}) {kind = "add", scatter_dimension = 0 : i64} : (tensor<4xi32>) -> tensor<2xi32>
   %3 = "hlo.reduce_scatter"(%b) {scatter_dimension = 0 : i64, kind = "add"} : (tensor<4xi32>) -> tensor<2xi32>
+  // CHECK: "hlo.collective_broadcast"(%{{.*}}) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = "hlo.collective_broadcast"(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0, %1 : tensor<2x3xf32>, tensor<4xi32>
 }

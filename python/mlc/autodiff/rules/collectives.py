@@ -8,6 +8,13 @@ max/min share the derivative among the processes whose element ties for the resu
 on some process gets a NaN or inf derivative (jax.lax has no pprod to compare with).
 all_gather and reduce_scatter(add) are each other's transposes, as JAX's all_gather and
 psum_scatter.
+
+collective_broadcast (out = x of process 0 on every process) is linear; its transpose is
+a reduce to the root: process 0's cotangent is psum(ct), every other process's is 0 (its
+operand does not reach any result). It is built from ops MLC has, a reduce_scatter(add)
+of [ct, 0, ..., 0] (ct in block 0 of P blocks), which hands the summed block 0 to
+process 0 and zero blocks to the others; the same P-times-larger message as MPI's
+Reduce_scatter_block, acceptable for a broadcast that runs once (parameters at start).
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from __future__ import annotations
 from ...dialects import hlo
 from ..errors import DifferentiationError
 from ..registry import jvp_rule, vjp_rule
-from ..values import compare, full_like, shape, zeros_like
+from ..values import compare, full_like, scalar_like, shape, zeros_like
 
 
 def _winner_weights(ctx):
@@ -104,3 +111,24 @@ def reduce_scatter_jvp(ctx, ts):
     (t,) = ts
     dim = ctx.attr("scatter_dimension")
     return [None if t is None else hlo.reduce_scatter(t, dim, "add", _processes(ctx, "scatter_dimension", False))]
+
+
+@vjp_rule("hlo.collective_broadcast", ignores="all")
+def collective_broadcast_vjp(ctx, cts):
+    """collective_broadcast(x): ct_x = psum(ct) on process 0, 0 elsewhere (reduce to the root),
+    as reduce_scatter(pad(ct[None], high P-1 along the new dim 0), 0, add)[0]."""
+    from ... import distributed
+    (ct,) = cts
+    processes = distributed.process_count()
+    dims = shape(ct)
+    stacked = hlo.pad(hlo.reshape(ct, (1, *dims)), scalar_like(ct, 0), [0] * (len(dims) + 1),
+                      [processes - 1] + [0] * len(dims))
+    mine = hlo.reduce_scatter(stacked, 0, "add", processes)
+    return [hlo.reshape(mine, dims)]
+
+
+@jvp_rule("hlo.collective_broadcast")
+def collective_broadcast_jvp(ctx, ts):
+    """collective_broadcast(x): t = collective_broadcast(t_x) (linear)."""
+    (t,) = ts
+    return [None if t is None else hlo.collective_broadcast(t)]

@@ -3,14 +3,24 @@
 hlo.all_reduce -> the operand copied into a fresh buffer, and
 `MPI_Allreduce(MPI_IN_PLACE, buffer, count, datatype, op, MPI_COMM_WORLD)` on its address;
 the buffer is read back as a tensor. all_gather -> MPI_Allgather, reduce_scatter ->
-MPI_Reduce_scatter_block, with a transpose when the dimension is not the leading one.
-Before each, a small all-reduce checks that every process agrees on the collective, count
-and dtype (`_signature_check`). Direct calls rather than upstream `mpi.allreduce`: that op
-declares no memory effects, which buffer-deallocation-pipeline refuses, and the dialect
-has no allgather/reduce_scatter. The handles are MPICH's ABI (integer handles: the
-`mpich` wheel's libmpi.so.12, and the upstream mpi dialect's default lowering);
-`distributed.initialize()` checks them against the library mpi4py loaded. Buffers are
-contiguous (identity layouts), as MPI needs.
+MPI_Reduce_scatter_block (with a transpose when the dimension is not the leading one),
+collective_broadcast -> MPI_Bcast from process 0 on a copy of the operand.
+Direct calls rather than upstream `mpi.allreduce`: that op declares no memory effects,
+which buffer-deallocation-pipeline refuses, and the dialect has no allgather/reduce_scatter.
+The handles are MPICH's ABI (integer handles: the `mpich` wheel's libmpi.so.12, and the
+upstream mpi dialect's default lowering); `distributed.initialize()` checks them against
+the library mpi4py loaded. Buffers are contiguous (identity layouts), as MPI needs.
+
+No collective can hang the job or read garbage. Before each, a small nonblocking
+all-reduce (`_signature_check`) checks that every process reached the same collective
+with the same count and dtype, and aborts the job naming the op and the user's line if
+not. It completes in `@mlc_collective_wait` (one LLVM function per module), which polls
+MPI_Test and aborts the job (MPI_Abort, after a message naming this process, the op and
+the line) when the check has not completed within the compile's `collective_timeout`, or
+2 s after another process announced its exit (`distributed` sends that notice, tag
+EXIT_TAG, from every process that ends). Once the check is through, every process is in
+the collective, so the data moves with MPI's blocking call (the nonblocking one with the
+wait loop was 2-3x slower at 1e6 elements).
 
 On one process (not launched by mpiexec) a collective is the identity: nothing from MPI
 is emitted or loaded, so the same program runs without MPI. The disk cache keys on the
@@ -19,12 +29,10 @@ process count (runtime/fingerprint.py), so the two forms never share an entry.
 
 from __future__ import annotations
 
-import os
-
 from mlir import ir
 from mlir.dialects import arith, linalg, llvm, memref, tensor
 
-from ... import distributed
+from ... import config, distributed
 from ...transforms.pass_base import PassError
 from .registry import empty, lowering
 from .shape import _flatten, _reassociation
@@ -44,9 +52,15 @@ MPI4PY_NAMES = {"COMM_WORLD": MPI_COMM_WORLD, "MAX": MPI_OPS["max"], "MIN": MPI_
                 "SUM": MPI_OPS["add"], "PROD": MPI_OPS["mul"], "FLOAT": 0x4c00040a,
                 "DOUBLE": 0x4c00080b, "INT32_T": 0x4c000439, "INT64_T": 0x4c00083a}
 
-_ALLREDUCE = "MPI_Allreduce"
-_ALLGATHER = "MPI_Allgather"
-_REDUCE_SCATTER = "MPI_Reduce_scatter_block"
+# The collectives and their LLVM types; the agreement check uses the nonblocking
+# all-reduce (MPI_Request is an int in MPICH's ABI).
+_ALLREDUCE = ("MPI_Allreduce", "!llvm.func<i32 (ptr, ptr, i32, i32, i32, i32)>")
+_ALLGATHER = ("MPI_Allgather", "!llvm.func<i32 (ptr, i32, i32, ptr, i32, i32, i32)>")
+_REDUCE_SCATTER = ("MPI_Reduce_scatter_block", "!llvm.func<i32 (ptr, ptr, i32, i32, i32, i32)>")
+_BCAST = ("MPI_Bcast", "!llvm.func<i32 (ptr, i32, i32, i32, i32)>")
+_IALLREDUCE = ("MPI_Iallreduce", "!llvm.func<i32 (ptr, ptr, i32, i32, i32, i32, ptr)>")
+# The tag of the exit notices `distributed` sends (below MPI's guaranteed MPI_TAG_UB, 32767).
+EXIT_TAG = 32100
 
 
 def _error(op_name: str, message: str) -> PassError:
@@ -98,13 +112,19 @@ def _declare(name: str, llvm_function_type: str) -> None:
         llvm.LLVMFuncOp(name, ir.TypeAttr.get(ir.Type.parse(llvm_function_type)))
 
 
-# What every rank checks before a collective: its element count, datatype and collective
-# (op, kind, dim) agree with every other rank's. One small MPI_Allreduce(MAX) of (a, -a)
+# What every rank checks before a collective: its element count, datatype, collective
+# (op, kind, dim) and operand shape (a 56-bit hash) agree with every other rank's. One small MPI_Allreduce(MAX) of (a, -a)
 # pairs gives max and -min of each; they differ when some rank disagrees. MPI itself
 # would read mismatched buffers as garbage (same bytes, other type) or fail obscurely.
 _MPI_IN_PLACE = -1
 _MPI_INT64_T = 0x4c00083a
 _MPI_MAX = MPI_OPS["max"]
+
+
+def _shape_key(t: ir.RankedTensorType) -> int:
+    """A 56-bit hash of the shape: (2, 3) and (3, 2) have one count but differ."""
+    import hashlib
+    return int.from_bytes(hashlib.sha256(repr(list(t.shape)).encode()).digest()[:7], "little")
 
 
 def _signature_check(what: str, values: list[int]) -> None:
@@ -117,10 +137,8 @@ def _signature_check(what: str, values: list[int]) -> None:
     buffer = memref.alloca(ir.MemRefType.get([2 * n], i64), [], [])
     for i, v in enumerate(values + [-v for v in values]):
         memref.store(arith.constant(i64, v), buffer, [arith.constant(index, i)])
-    _declare(_ALLREDUCE, "!llvm.func<i32 (ptr, ptr, i32, i32, i32, i32)>")
-    in_place = llvm.inttoptr(ir.Type.parse("!llvm.ptr"), arith.constant(i64, _MPI_IN_PLACE))
-    _call(_ALLREDUCE, [in_place, _address(buffer), _i32(2 * n), _i32(_MPI_INT64_T), _i32(_MPI_MAX),
-                       _i32(MPI_COMM_WORLD)])
+    _start_and_wait(what, _IALLREDUCE, [_in_place(), _address(buffer), _i32(2 * n), _i32(_MPI_INT64_T),
+                                        _i32(_MPI_MAX), _i32(MPI_COMM_WORLD)])
     differs = None
     for i in range(n):
         high = memref.load(buffer, [arith.constant(index, i)])
@@ -159,10 +177,149 @@ def _global_string(text: str) -> ir.Value:
     return llvm.AddressOfOp(ir.Type.parse("!llvm.ptr"), name).result
 
 
+def _in_place() -> ir.Value:
+    return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), arith.constant(ir.IntegerType.get_signless(64), _MPI_IN_PLACE))
+
+
+# The wait loop every collective ends in: MPI_Test until done; every 10 ms, a look for a
+# notice from a process that exited (MPI_Iprobe of EXIT_TAG; probing on every turn made a
+# 1e6-element all-reduce 3x slower), which shortens the limit to 2 s from now (the grace
+# lets a collective the leaver did join finish); past the limit (none when <= 0), a
+# message and MPI_Abort. %what is "hlo.<op> at <file:line>". Never inlined: its branches would make the
+# caller's control flow unstructured, which bufferization's deallocation refuses.
+_WAIT_MODULE = """
+llvm.mlir.global internal constant @mlc_wait_left("mlc: process %d left the job while process %d waits in %s; aborting the job\\0A\\00") {addr_space = 0 : i32}
+llvm.mlir.global internal constant @mlc_wait_late("mlc: process %d: %s did not complete within %.1f s (another process exited, raised, hangs or runs other collectives; CompileOptions.collective_timeout, MLC_COLLECTIVE_TIMEOUT); aborting the job\\0A\\00") {addr_space = 0 : i32}
+llvm.func internal @mlc_collective_wait(%req: !llvm.ptr, %deadline: f64, %what: !llvm.ptr) attributes {no_inline} {
+  %one = llvm.mlir.constant(1 : i32) : i32
+  %zero = llvm.mlir.constant(0 : i32) : i32
+  %eight = llvm.mlir.constant(8 : i32) : i32
+  %stderr = llvm.mlir.constant(2 : i32) : i32
+  %anysrc = llvm.mlir.constant(-2 : i32) : i32
+  %tag = llvm.mlir.constant(EXIT_TAG : i32) : i32
+  %world = llvm.mlir.constant(WORLD : i32) : i32
+  %grace = llvm.mlir.constant(2.0 : f64) : f64
+  %none = llvm.mlir.constant(0.0 : f64) : f64
+  %flag = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
+  %status = llvm.alloca %eight x i32 : (i32) -> !llvm.ptr
+  %start = llvm.call @MPI_Wtime() : () -> f64
+  %never = llvm.mlir.constant(0 : i1) : i1
+  %period = llvm.mlir.constant(0.01 : f64) : f64
+  %one64 = llvm.mlir.constant(1 : i64) : i64
+  %ignore = llvm.inttoptr %one64 : i64 to !llvm.ptr
+  llvm.br ^loop(%deadline, %none, %never : f64, f64, i1)
+^loop(%limit: f64, %probe_at: f64, %seen: i1):
+  %0 = llvm.call @MPI_Test(%req, %flag, %ignore) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+  %f = llvm.load %flag : !llvm.ptr -> i32
+  %done = llvm.icmp "ne" %f, %zero : i32
+  llvm.cond_br %done, ^done, ^check
+^check:
+  %now = llvm.call @MPI_Wtime() : () -> f64
+  %elapsed = llvm.fsub %now, %start : f64
+  %due = llvm.fcmp "oge" %elapsed, %probe_at : f64
+  llvm.cond_br %due, ^probe, ^decide(%limit, %probe_at, %seen : f64, f64, i1)
+^probe:
+  %1 = llvm.call @MPI_Iprobe(%anysrc, %tag, %world, %flag, %status) : (i32, i32, i32, !llvm.ptr, !llvm.ptr) -> i32
+  %g = llvm.load %flag : !llvm.ptr -> i32
+  %now_seen = llvm.icmp "ne" %g, %zero : i32
+  %noticed = llvm.or %seen, %now_seen : i1
+  %soon = llvm.fadd %elapsed, %grace : f64
+  %earlier = llvm.fcmp "olt" %limit, %soon : f64
+  %bounded = llvm.fcmp "ogt" %limit, %none : f64
+  %keep = llvm.and %earlier, %bounded : i1
+  %capped = llvm.select %keep, %limit, %soon : i1, f64
+  %next = llvm.select %noticed, %capped, %limit : i1, f64
+  %next_probe = llvm.fadd %elapsed, %period : f64
+  llvm.br ^decide(%next, %next_probe, %noticed : f64, f64, i1)
+^decide(%new_limit: f64, %new_probe_at: f64, %left: i1):
+  %over = llvm.fcmp "ogt" %elapsed, %new_limit : f64
+  %limited = llvm.fcmp "ogt" %new_limit, %none : f64
+  %late = llvm.and %over, %limited : i1
+  llvm.cond_br %late, ^abort, ^loop(%new_limit, %new_probe_at, %left : f64, f64, i1)
+^abort:
+  %2 = llvm.call @MPI_Comm_rank(%world, %flag) : (i32, !llvm.ptr) -> i32
+  %me = llvm.load %flag : !llvm.ptr -> i32
+  llvm.cond_br %left, ^left, ^late
+^left:
+  %source_at = llvm.getelementptr %status[2] : (!llvm.ptr) -> !llvm.ptr, i32
+  %source = llvm.load %source_at : !llvm.ptr -> i32
+  %left_format = llvm.mlir.addressof @mlc_wait_left : !llvm.ptr
+  %3 = llvm.call @dprintf(%stderr, %left_format, %source, %me, %what) vararg(!llvm.func<i32 (i32, ptr, ...)>) : (i32, !llvm.ptr, i32, i32, !llvm.ptr) -> i32
+  llvm.br ^end
+^late:
+  %late_format = llvm.mlir.addressof @mlc_wait_late : !llvm.ptr
+  %4 = llvm.call @dprintf(%stderr, %late_format, %me, %what, %elapsed) vararg(!llvm.func<i32 (i32, ptr, ...)>) : (i32, !llvm.ptr, i32, !llvm.ptr, f64) -> i32
+  llvm.br ^end
+^end:
+  %5 = llvm.call @MPI_Abort(%world, %one) : (i32, i32) -> i32
+  llvm.return
+^done:
+  llvm.return
+}
+"""
+_WAIT_NEEDS = {"MPI_Test": "!llvm.func<i32 (ptr, ptr, ptr)>", "MPI_Wtime": "!llvm.func<f64 ()>",
+               "MPI_Iprobe": "!llvm.func<i32 (i32, i32, i32, ptr, ptr)>",
+               "MPI_Comm_rank": "!llvm.func<i32 (i32, ptr)>", "MPI_Abort": "!llvm.func<i32 (i32, i32)>",
+               "dprintf": "!llvm.func<i32 (i32, ptr, ...)>"}
+
+
+def _define_wait() -> None:
+    """@mlc_collective_wait and what it calls, once per module."""
+    module = _enclosing_module()
+    body = module.regions[0].blocks[0]
+    if any(op.operation.name == "llvm.func" and ir.StringAttr(op.attributes["sym_name"]).value
+           == "mlc_collective_wait" for op in body.operations):
+        return
+    for name, signature in _WAIT_NEEDS.items():
+        _declare(name, signature)
+    text = _WAIT_MODULE.replace("EXIT_TAG", str(EXIT_TAG)).replace("WORLD", str(MPI_COMM_WORLD))
+    # Parsed as a module with the declarations, so the calls verify; then moved over.
+    declarations = "\n".join(f"llvm.func @{name}{_llvm_arguments(sig)}" for name, sig in _WAIT_NEEDS.items())
+    parsed = ir.Module.parse(declarations + text, module.context)
+    with ir.InsertionPoint.at_block_begin(body):
+        for op in list(parsed.body.operations)[len(_WAIT_NEEDS):]:
+            op.operation.detach_from_parent()
+            ir.InsertionPoint.current.insert(op.operation)
+
+
+def _llvm_arguments(function_type: str) -> str:
+    """`!llvm.func<i32 (ptr, i32)>` -> `(!llvm.ptr, i32) -> i32` (a declaration's signature)."""
+    inner = function_type[len("!llvm.func<"):-1]
+    result, _, arguments = inner.partition(" (")
+    arguments = ", ".join("!llvm.ptr" if a.strip() == "ptr" else a.strip()
+                          for a in arguments.rstrip(")").split(",") if a.strip())
+    return f"({arguments})" + ("" if result == "void" else f" -> {result}")
+
+
+def _start_and_wait(what: str, function: tuple[str, str], args: list) -> None:
+    """Calls the nonblocking MPI `function` (its last argument, the request, is added) and
+    waits for it in @mlc_collective_wait under the compile's collective_timeout."""
+    from ...autodiff.errors import describe
+    name, signature = function
+    _declare(name, signature)
+    _define_wait()
+    request = memref.alloca(ir.MemRefType.get([1], ir.IntegerType.get_signless(32)), [], [])
+    _call(name, [*args, _address(request)])
+    where = describe(ir.Location.current) or "unknown location"
+    timeout = arith.constant(ir.F64Type.get(), float(config.collective_timeout()))
+    llvm.CallOp(None, [_address(request), timeout, _global_string(f"hlo.{what} at {where}")], [], [],
+                callee=ir.FlatSymbolRefAttr.get("mlc_collective_wait"), no_inline=True)
+
+
+def _blocking(function: tuple[str, str], args: list) -> None:
+    """The blocking MPI `function`: it follows an agreement check, which returned only
+    once every process reached this collective with the same signature, so it cannot
+    wait for a process that left (one killed meanwhile makes mpiexec end the job). The
+    nonblocking form with the wait loop was 2-3x slower at 1e6 elements."""
+    name, signature = function
+    _declare(name, signature)
+    _call(name, args)
+
+
 def emits_mpi_calls() -> bool:
     """Whether collectives become MPI calls: when the job has several processes, or when
     MLC_COLLECTIVES=mpi asks for them (lit tests of the lowering, without a job)."""
-    return os.environ.get("MLC_COLLECTIVES") == "mpi" or distributed.process_count() > 1
+    return config.forced_mpi_collectives() or distributed.process_count() > 1
 
 
 def _count(t: ir.RankedTensorType, what: str) -> int:
@@ -205,7 +362,7 @@ def _transpose(value: ir.Value, permutation: list[int]) -> ir.Value:
 
 def _check_processes(what: str, processes: int) -> None:
     """The result type fixes the number of processes; the job must have that many."""
-    if os.environ.get("MLC_COLLECTIVES") == "mpi" and distributed.process_count() == 1:
+    if config.forced_mpi_collectives() and distributed.process_count() == 1:
         return  # forced MPI calls without a job (lit): the type's count is taken as given
     count = distributed.process_count()
     if processes != count:
@@ -219,15 +376,29 @@ def lower_all_reduce(op, sig):
         return [x]
     t = ir.RankedTensorType(op.results[0].type)
     count, datatype, kind = _count(t, "all_reduce"), _datatype(sig), MPI_OPS[sig.attributes["kind"]]
-    _signature_check("all_reduce", [count, datatype, 1, kind])
-    _declare(_ALLREDUCE, "!llvm.func<i32 (ptr, ptr, i32, i32, i32, i32)>")
+    _signature_check("all_reduce", [count, datatype, 1, kind, _shape_key(t)])
     recv = memref.alloc(_buffer_type(t), [], [])
     # In place (MPI_IN_PLACE) on a copy of the operand: MPICH copies a separate send buffer
     # itself, then reduces in place with more temporaries: measured 10-25 % slower at 1e7.
     memref.copy(_send_buffer(x), recv)
-    in_place = llvm.inttoptr(ir.Type.parse("!llvm.ptr"), arith.constant(ir.IntegerType.get_signless(64), _MPI_IN_PLACE))
-    _call(_ALLREDUCE, [in_place, _address(recv), _i32(count), _i32(datatype), _i32(kind), _i32(MPI_COMM_WORLD)])
+    _blocking(_ALLREDUCE, [_in_place(), _address(recv), _i32(count), _i32(datatype), _i32(kind),
+                           _i32(MPI_COMM_WORLD)])
     return [_received(recv, t)]
+
+
+@lowering("collective_broadcast")
+def lower_collective_broadcast(op, sig):
+    """MPI_Ibcast from process 0 on a fresh buffer holding a copy of the operand."""
+    x = op.operands[0]
+    if not emits_mpi_calls():
+        return [x]
+    t = ir.RankedTensorType(op.results[0].type)
+    count, datatype = _count(t, "collective_broadcast"), _datatype(sig)
+    _signature_check("collective_broadcast", [count, datatype, 4, _shape_key(t)])
+    buffer = memref.alloc(_buffer_type(t), [], [])
+    memref.copy(_send_buffer(x), buffer)
+    _blocking(_BCAST, [_address(buffer), _i32(count), _i32(datatype), _i32(0), _i32(MPI_COMM_WORLD)])
+    return [_received(buffer, t)]
 
 
 @lowering("all_gather")
@@ -242,13 +413,12 @@ def lower_all_gather(op, sig):
     _check_processes("all_gather", processes)
     if processes == 1:
         return [x]
-    _signature_check("all_gather", [_count(xt, "all_gather"), _datatype(sig), 2, dim])
-    _declare(_ALLGATHER, "!llvm.func<i32 (ptr, i32, i32, ptr, i32, i32, i32)>")
+    _signature_check("all_gather", [_count(xt, "all_gather"), _datatype(sig), 2, dim, _shape_key(xt)])
     stacked = ir.RankedTensorType.get([processes, *xt.shape], xt.element_type)
     recv = memref.alloc(_buffer_type(stacked), [], [])
     count, datatype = _i32(_count(xt, "all_gather")), _i32(_datatype(sig))
-    _call(_ALLGATHER, [_address(_send_buffer(x)), count, datatype, _address(recv), count, datatype,
-                       _i32(MPI_COMM_WORLD)])
+    _blocking(_ALLGATHER, [_address(_send_buffer(x)), count, datatype, _address(recv), count, datatype,
+                           _i32(MPI_COMM_WORLD)])
     gathered = _received(recv, stacked)
     if dim:
         gathered = _transpose(gathered, [*range(1, dim + 1), 0, *range(dim + 1, xt.rank + 1)])
@@ -268,13 +438,12 @@ def lower_reduce_scatter(op, sig):
     if processes == 1:
         return [x]
     _signature_check("reduce_scatter", [_count(t, "reduce_scatter"), _datatype(sig), 3, dim,
-                                        MPI_OPS[sig.attributes["kind"]]])
+                                        MPI_OPS[sig.attributes["kind"]], _shape_key(xt)])
     if dim:
         split = ir.RankedTensorType.get([*xt.shape[:dim], processes, t.shape[dim], *xt.shape[dim + 1:]],
                                         xt.element_type)
         x = _transpose(_reshape(x, split), [dim, *range(dim), *range(dim + 1, xt.rank + 1)])
-    _declare(_REDUCE_SCATTER, "!llvm.func<i32 (ptr, ptr, i32, i32, i32, i32)>")
     recv = memref.alloc(_buffer_type(t), [], [])
-    _call(_REDUCE_SCATTER, [_address(_send_buffer(x)), _address(recv), _i32(_count(t, "reduce_scatter")),
-                            _i32(_datatype(sig)), _i32(MPI_OPS[sig.attributes["kind"]]), _i32(MPI_COMM_WORLD)])
+    _blocking(_REDUCE_SCATTER, [_address(_send_buffer(x)), _address(recv), _i32(_count(t, "reduce_scatter")),
+                                _i32(_datatype(sig)), _i32(MPI_OPS[sig.attributes["kind"]]), _i32(MPI_COMM_WORLD)])
     return [_received(recv, t)]

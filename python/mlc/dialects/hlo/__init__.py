@@ -184,6 +184,10 @@ def all_reduce(x, kind: str) -> ir.Value:
     return _build("all_reduce", [x], {"kind": kind})
 
 
+def collective_broadcast(x) -> ir.Value:
+    return _build("collective_broadcast", [x], {})
+
+
 def _resized(x, dim: int, size: int) -> ir.RankedTensorType:
     t = ir.RankedTensorType(x.type)
     shape = list(t.shape)

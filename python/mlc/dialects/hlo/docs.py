@@ -60,7 +60,7 @@ _LOWERING = {
     "dot": "linalg.fill + linalg.generic (contraction)",
     "indexing": "gather: linalg.generic + tensor.extract; scatter: scf.for nest + tensor.insert",
     "sort": "merge sort in scf.for/scf.while over tensors",
-    "collective": "calls to MPI_Allreduce / MPI_Allgather / MPI_Reduce_scatter_block on buffers under mpiexec; the identity on one process",
+    "collective": "calls to MPI_Allreduce / MPI_Allgather / MPI_Reduce_scatter_block / MPI_Bcast on buffers under mpiexec; the identity on one process",
 }
 
 
@@ -104,7 +104,7 @@ def dialect_markdown() -> str:
   several operands and a comparator region, while/case bodies as hlo regions): IRDL in
   LLVM 22 cannot express them; use hlo.argmax/argmin/argsort and upstream scf instead.
 - `rng_bit_generator`, `rng`, complex numbers, quantized types, `fft`, `triangular_solve`,
-  `cholesky`, collective_broadcast, all_to_all, replica groups, `custom_call`, `precision_config`, convolution's
+  `cholesky`, all_to_all, replica groups (collective_broadcast's root is process 0), `custom_call`, `precision_config`, convolution's
   `window_reversal`.
 - Numpy has no bf16 dtype, so bf16 tensors cannot be function arguments or results; they
   live inside a computation (convert to and from f32).

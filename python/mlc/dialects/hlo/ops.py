@@ -264,6 +264,11 @@ _OP_LIST = [
           "dim x processes)",
           attributes=(("scatter_dimension", "integer"), ("kind", "string")), family="collective",
           elements="number"),
+    OpDef("collective_broadcast", (("operand", "T"),), (("result", "T"),),
+          "process 0's operand, on every process (StableHLO's collective_broadcast with one "
+          "group of all processes, whose first member is the root; MPI_Bcast); the identity "
+          "on one process",
+          family="collective", elements="number"),
 ]
 
 # Ops without a derivative (see OpDef.differentiable); autodiff has a rule for every other op.

@@ -664,6 +664,13 @@ def all_reduce(sig: OpSignature) -> list[ir.Type]:
     return [x]
 
 
+@rule("collective_broadcast")
+def collective_broadcast(sig: OpSignature) -> list[ir.Type]:
+    (x,) = sig.operand_types
+    _check_element_class(sig, x.element_type)
+    return [x]
+
+
 def _collective_dim(sig: OpSignature, name: str) -> tuple[ir.RankedTensorType, ir.RankedTensorType, int]:
     """The operand, the declared result (it carries the process count) and the checked dim."""
     (x,) = sig.operand_types
