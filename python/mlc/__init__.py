@@ -15,6 +15,7 @@ from .runtime.executable import Executable
 from .autodiff.api import grad, hessian, jacfwd, jacrev, jvp, value_and_grad, vjp
 from .autodiff.custom import custom_jvp, custom_vjp, stop_gradient
 from .autodiff.errors import DifferentiationError
+from .frontend.eval_shape import ShapeDtypeStruct, block_until_ready, device_put, eval_shape
 from .batching.api import vmap
 
 # The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
@@ -24,4 +25,5 @@ __all__ = ["distributed", "lax", "nn", "numpy", "random", "reference", "stablehl
            "TracingError", "ConcretizationError", "UnexpectedTracerError",
            "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "custom_vjp",
            "custom_jvp", "stop_gradient", "DifferentiationError", "vmap"]
+__all__ += ["eval_shape", "ShapeDtypeStruct", "block_until_ready", "device_put"]
 __version__ = "0.1.0"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..dialects import hlo
 from .core import asarray, broadcast_to, result_dtype, astype, wrap
 from .promotion import promote_types
-from .shapes import expand_dims, squeeze, transpose
+from .shapes import expand_dims, squeeze
 from .tracing import Tracer, emit
 
 
@@ -69,47 +69,14 @@ def tensordot(a, b, axes=2, preferred_element_type=None) -> Tracer:
     return dot_general(a, b, (a_axes, b_axes), preferred_element_type=preferred_element_type)
 
 
-def einsum(subscripts: str, *operands, preferred_element_type=None) -> Tracer:
-    """Contractions of one or two operands that dot_general (and a transpose) can express."""
-    subscripts = subscripts.replace(" ", "")
-    if "..." in subscripts:
-        raise NotImplementedError("einsum with '...' is not supported")
-    inputs, arrow, output = subscripts.partition("->")
-    terms = inputs.split(",")
-    if len(terms) != len(operands) or len(terms) not in (1, 2):
-        raise NotImplementedError("einsum supports one or two operands")
-    if not arrow:
-        counts = {c: inputs.count(c) for c in inputs if c != ","}
-        output = "".join(sorted(c for c, n in counts.items() if n == 1))
-    ops = [asarray(x) for x in operands]
-    for term, x in zip(terms, ops):
-        if len(term) != x.ndim or len(set(term)) != len(term):
-            raise NotImplementedError(f"einsum term {term!r} for shape {x.shape} (repeated indices "
-                                      f"are diagonals, which are not supported)")
-    from .reductions import sum as reduce_sum
-    if len(ops) == 1:
-        (term,), (x,) = terms, ops
-        summed = [d for d, c in enumerate(term) if c not in output]
-        kept = "".join(c for c in term if c in output)
-        if preferred_element_type is not None:
-            x = astype(x, promote_types(x.dtype, preferred_element_type))
-        x = reduce_sum(x, tuple(summed)) if summed else x
-        x = x if preferred_element_type is None else astype(x, preferred_element_type)
-        return transpose(x, [kept.index(c) for c in output])
-    (ta, tb), (a, b) = terms, ops
-    batch = [c for c in ta if c in tb and c in output]
-    contract = [c for c in ta if c in tb and c not in output]
-    # Letters in one operand only but not in the output are summed first.
-    a_only = [d for d, c in enumerate(ta) if c not in tb and c not in output]
-    b_only = [d for d, c in enumerate(tb) if c not in ta and c not in output]
-    if preferred_element_type is not None:  # partial sums below in the preferred type too
-        wide = promote_types(result_dtype(a, b), preferred_element_type)
-        a, b = astype(a, wide), astype(b, wide)
-    if a_only:
-        a, ta = reduce_sum(a, tuple(a_only)), "".join(c for d, c in enumerate(ta) if d not in a_only)
-    if b_only:
-        b, tb = reduce_sum(b, tuple(b_only)), "".join(c for d, c in enumerate(tb) if d not in b_only)
-    out = dot_general(a, b, ([ta.index(c) for c in contract], [tb.index(c) for c in contract]),
-                      ([ta.index(c) for c in batch], [tb.index(c) for c in batch]), preferred_element_type)
-    produced = batch + [c for c in ta if c not in tb] + [c for c in tb if c not in ta]
-    return transpose(out, [produced.index(c) for c in output])
+def einsum(subscripts: str, *operands, optimize="greedy", precision=None,
+           preferred_element_type=None) -> Tracer:
+    """numpy's einsum: any number of operands, '...' (broadcast, right-aligned), repeated
+    letters in a term (a diagonal), implicit output (the letters used once, sorted, after
+    the '...' dims). Each operand first takes its diagonals and sums the letters no one
+    else needs; then pairs are contracted with dot_general in `optimize`'s order: "greedy"
+    (default, True: the pair with the smallest result first), False/"none" (left to
+    right), or an explicit path [(i, j), ...] (numpy's einsum_path format, with or without
+    its leading "einsum_path")."""
+    from .einsum import plan
+    return plan(subscripts, operands, optimize, preferred_element_type)

@@ -156,11 +156,23 @@ def split(x, indices_or_sections, axis=0) -> list[Tracer]:
     return pieces
 
 
-def pad(x, pad_width, mode="constant", constant_values=0) -> Tracer:
-    if mode != "constant":
-        raise NotImplementedError(f"pad(mode={mode!r}): only mode='constant' is supported")
+_INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
+
+
+def pad(x, pad_width, mode="constant", constant_values=0, **kwargs) -> Tracer:
+    """numpy's pad. "constant" is one hlo.pad; "edge", "reflect", "symmetric" and "wrap"
+    copy elements: per axis, numpy's own pad of the static positions 0..n-1 says which
+    source element each output position takes (so every width, even past the axis length,
+    follows numpy), and a gather takes them."""
     x = asarray(x)
     widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (x.ndim, 2)) if x.ndim else np.zeros((0, 2), np.int64)
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    if mode in _INDEX_MODES:
+        return _pad_by_index(x, widths, mode, kwargs)
+    if mode != "constant":
+        raise NotImplementedError(f"pad(mode={mode!r}): supported modes are 'constant', "
+                                  f"{', '.join(repr(m) for m in _INDEX_MODES)}")
     value = constant(np.asarray(constant_values).astype(x.dtype))
     return wrap(emit(hlo.pad, x.value, value.value, [int(w) for w in widths[:, 0]],
                      [int(w) for w in widths[:, 1]], [0] * x.ndim))
@@ -204,3 +216,19 @@ def repeat(x, repeats: int, axis=None) -> Tracer:
     target = shape[:axis + 1] + [int(repeats)] + shape[axis + 1:]
     out = shape[:axis] + [shape[axis] * int(repeats)] + shape[axis + 1:]
     return reshape(broadcast_to(expanded, target), out)
+
+
+def _pad_by_index(x: Tracer, widths, mode: str, kwargs) -> Tracer:
+    from .selection import take
+    reflect_type = kwargs.pop("reflect_type", "even")
+    if kwargs or reflect_type != "even":
+        raise NotImplementedError(f"pad(mode={mode!r}) with {dict(kwargs, reflect_type=reflect_type)}")
+    for axis, (lo, hi) in enumerate(widths):
+        n = x.shape[axis]
+        if lo == 0 and hi == 0:
+            continue
+        if n == 0:
+            raise ValueError(f"can't extend empty axis {axis} using modes other than 'constant' or 'empty'")
+        source = np.pad(np.arange(n), (int(lo), int(hi)), mode=mode).astype(np.int32)
+        x = take(x, source, axis=axis, mode="clip")
+    return x

@@ -1,0 +1,287 @@
+"""Order statistics on hlo.sort / hlo.argsort (the op table's: stable merge sort, NaN
+last ascending, NaN first descending): sort, argsort, searchsorted, quantile and its
+relatives (median, percentile, the nan- forms), and lax.top_k.
+
+    quantile(a, q) = lerp(s[floor(p)], s[ceil(p)], p - floor(p)), p = q (n - 1),
+                     s = sort(a) along the axis (numpy's "linear" method; NaN if the slice
+                     has a NaN)
+    nanquantile    = the same with n = the count of non-NaN values per slice (sort puts the
+                     NaNs last, so s[:count] are the values)
+    searchsorted   = the count of a[i] < v ("left") or a[i] <= v ("right") in NaN-last order
+                     (a compare against every element, then a sum)
+    top_k(x, k)    = the first k of a descending stable argsort: ties keep the lower index
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dialects import hlo
+from . import math as m
+from .core import DEFAULT_INT, asarray, astype, constant, element_type, to_float, wrap
+from .reductions import normalize_axes
+from .shapes import moveaxis, ravel, reshape
+from .tracing import emit
+
+
+def _axis_last(a, axis):
+    """(a with the reduced axes merged into one last axis, the reduced axes)."""
+    if axis is None:
+        return ravel(a), tuple(range(a.ndim))
+    axes = normalize_axes(axis, a.ndim)
+    x = moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim)))
+    keep = x.shape[:a.ndim - len(axes)]
+    return reshape(x, keep + (int(np.prod([a.shape[d] for d in axes], dtype=np.int64)),)), axes
+
+
+def sort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+    """Ascending (NaN last) or descending (NaN first), along axis (a flattened if None)."""
+    if order is not None:
+        raise ValueError("sort: 'order' (structured arrays) is not supported")
+    a = asarray(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    if a.ndim == 0:
+        return a
+    (axis,) = normalize_axes(axis, a.ndim)
+    if a.size == 0:
+        return a
+    return wrap(emit(hlo.sort, a.value, axis, bool(descending)))
+
+
+def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+    """Stable indices (int32) that sort a; equal elements keep their order either way."""
+    if order is not None:
+        raise ValueError("argsort: 'order' (structured arrays) is not supported")
+    a = asarray(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    if a.ndim == 0:
+        return constant(np.zeros((), DEFAULT_INT))
+    (axis,) = normalize_axes(axis, a.ndim)
+    if a.size == 0:
+        return constant(np.zeros(a.shape, DEFAULT_INT))
+    return wrap(emit(hlo.argsort, a.value, axis, bool(descending), element_type(DEFAULT_INT)))
+
+
+def _nan_last_less(x, y):
+    """x < y in numpy's sort order, where NaN is larger than everything."""
+    if x.dtype.kind != "f":
+        return m.less(x, y)
+    return m.logical_or(m.less(x, y), m.logical_and(m.isnan(y), m.logical_not(m.isnan(x))))
+
+
+def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
+    """Where v's elements go in the sorted 1-D a to keep it sorted (int32). method "scan"
+    (JAX's default) is a binary search, ceil(log2(n + 1)) halving steps of one gather each;
+    "compare_all" compares every v with every a (n x m work, no gathers)."""
+    if method not in ("scan", "compare_all", "scan_unrolled", "sort"):
+        raise ValueError(f"searchsorted: method must be 'scan' or 'compare_all', got {method!r}")
+    from .core import promote
+    from .reductions import sum as reduce_sum
+    from .shapes import expand_dims
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    a = asarray(a)
+    if a.ndim != 1:
+        raise ValueError(f"searchsorted: a must be one-dimensional, got shape {a.shape}")
+    if sorter is not None:
+        from .selection import take
+        a = take(a, sorter, mode="clip")
+    a, v = asarray(a), asarray(v)
+    dtype = np.dtype(np.result_type(a.dtype, v.dtype)) if not v.weak else a.dtype
+    a, v = astype(a, dtype), astype(v, dtype)
+    if a.shape[0] == 0:
+        return constant(np.zeros(v.shape, DEFAULT_INT))
+    if method != "compare_all":
+        return _binary_search(a, v, side)
+    ae = reshape(a, (1,) * v.ndim + a.shape)
+    ve = expand_dims(v, -1)
+    ae, ve = promote(ae, ve)
+    before = _nan_last_less(ae, ve) if side == "left" else m.logical_not(_nan_last_less(ve, ae))
+    return reduce_sum(astype(before, DEFAULT_INT), axis=-1)
+
+
+def _binary_search(a, v, side):
+    """lo = the count of a[i] before v: halve [lo, hi) until it is empty."""
+    from .core import broadcast_to
+    from .selection import take
+    n = a.shape[0]
+    lo = broadcast_to(constant(np.zeros((), DEFAULT_INT)), v.shape)
+    hi = broadcast_to(constant(np.asarray(n, DEFAULT_INT)), v.shape)
+    for _ in range(int(n).bit_length()):
+        mid = m.floor_divide(m.add(lo, hi), 2)
+        probe = take(a, m.minimum(mid, n - 1), mode="clip")
+        before = _nan_last_less(probe, v) if side == "left" else m.logical_not(_nan_last_less(v, probe))
+        right = m.logical_and(before, m.less(lo, hi))
+        lo, hi = m.where(right, m.add(mid, 1), lo), m.where(right, hi, mid)
+    return lo
+
+
+def digitize(x, bins, right=False):
+    """The bin of each x: searchsorted(bins, x, 'left' if right else 'right') (increasing bins)."""
+    return searchsorted(bins, x, side="left" if right else "right")
+
+
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _lerp(lo, hi, t):
+    """numpy's _lerp: a + (b - a) t, from the other end when t >= 0.5 (exact at t = 1)."""
+    diff = m.subtract(hi, lo)
+    return m.where(m.greater_equal(t, 0.5), m.subtract(hi, m.multiply(diff, m.subtract(1.0, t))),
+                   m.add(lo, m.multiply(diff, t)))
+
+
+def _quantile(a, q, axis, method, keepdims, skip_nan: bool, name: str):
+    from .reductions import any as reduce_any, sum as reduce_sum
+    from .selection import take_along_axis
+    if method not in _METHODS:
+        raise ValueError(f"{name}: method must be one of {_METHODS}, got {method!r}")
+    a = to_float(asarray(a))
+    q = astype(asarray(q), a.dtype)
+    x, axes = _axis_last(a, axis)
+    batch, n = x.shape[:-1], x.shape[-1]
+    s = sort(x, -1) if n else x
+    qflat = reshape(q, (-1,))
+    nq = qflat.shape[0]
+    if skip_nan:
+        count = reduce_sum(m.logical_not(m.isnan(x)), axis=-1, keepdims=True)  # (batch, 1)
+        count = astype(count, a.dtype)
+    else:
+        count = constant(np.asarray(float(n), a.dtype))
+    last = m.subtract(count, 1.0)
+    pos = m.multiply(reshape(qflat, (1,) * len(batch) + (nq,)), last)  # (batch or 1s, nq)
+    pos = m.clip(pos, 0.0, m.maximum(last, 0.0))
+    lo_f, hi_f = m.floor(pos), m.ceil(pos)
+    if n == 0:
+        out = constant(np.full(batch + (nq,), np.nan, a.dtype))
+    else:
+        from .core import broadcast_to
+        shape = batch + (nq,)
+
+        def pick(p):
+            return take_along_axis(s, broadcast_to(astype(p, DEFAULT_INT), shape), axis=-1)
+        lo, hi = pick(lo_f), pick(hi_f)
+        if method == "linear":
+            out = _lerp(lo, hi, m.subtract(pos, lo_f))
+        elif method == "lower":
+            out = lo
+        elif method == "higher":
+            out = hi
+        elif method == "midpoint":
+            out = m.multiply(m.add(lo, hi), 0.5)
+        else:
+            out = pick(m.rint(pos))
+        if skip_nan:
+            out = m.where(m.equal(count, 0), np.nan, out)
+        else:
+            out = m.where(reduce_any(m.isnan(x), axis=-1, keepdims=True), np.nan, out)
+    out = moveaxis(out, -1, 0)  # numpy's order: q's dims first
+    if keepdims:
+        kept = [1 if d in axes else size for d, size in enumerate(a.shape)]
+        out = reshape(out, (nq,) + tuple(kept))
+    return reshape(out, q.shape + out.shape[1:])
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             interpolation=None):
+    return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile")
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                interpolation=None):
+    return _quantile(a, q, axis, interpolation or method, keepdims, True, "nanquantile")
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               interpolation=None):
+    return quantile(a, m.true_divide(q, 100.0), axis, method=interpolation or method, keepdims=keepdims)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  interpolation=None):
+    return nanquantile(a, m.true_divide(q, 100.0), axis, method=interpolation or method, keepdims=keepdims)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """The middle value (the mean of the two middle ones for an even count); NaN if any is NaN."""
+    return quantile(a, 0.5, axis, method="midpoint", keepdims=keepdims)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return nanquantile(a, 0.5, axis, method="midpoint", keepdims=keepdims)
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           size=None, fill_value=None):
+    """The sorted distinct values of ar (flattened), in `size` slots (a static bound:
+    extra slots take fill_value, default the smallest value; values past size are
+    dropped). From a stable sort s: a value starts a group where s[i] != s[i - 1] (NaNs
+    are one group with equal_nan); the running count of starts is its slot; scatters
+    write the values, first indices (return_index), counts (return_counts); the inverse
+    maps each element back to its slot (ar's shape, as numpy 2)."""
+    from .reductions import cumsum
+    from .selection import _need_size
+    from .shapes import concatenate
+    from .statistics import _scatter_add
+    if axis is not None:
+        raise NotImplementedError("unique(axis=...) is not supported")
+    x = asarray(ar)
+    size = _need_size("unique", size)
+    flat = ravel(x)
+    n = flat.shape[0]
+    extras = []
+    if n == 0:
+        values = constant(np.zeros((size,), x.dtype))
+        extras = [constant(np.zeros((size,), DEFAULT_INT)) for f in (return_index, return_counts) if f]
+        if return_inverse:
+            extras.insert(int(bool(return_index)), constant(np.zeros(x.shape, DEFAULT_INT)))
+        return (values, *extras) if extras else values
+    order = argsort(flat)
+    s = sort(flat)
+    differs = m.not_equal(s[1:], s[:-1])
+    if equal_nan and x.dtype.kind == "f":
+        differs = m.logical_and(differs, m.logical_not(m.logical_and(m.isnan(s[1:]), m.isnan(s[:-1]))))
+    first = concatenate([constant(np.ones((1,), np.bool_)), differs])
+    slot = m.subtract(cumsum(astype(first, DEFAULT_INT)), 1)
+    target = m.where(first, slot, size)  # non-starts go out of bounds: dropped
+    fill = s[0] if fill_value is None else astype(asarray(fill_value), x.dtype)
+    values = _scatter_set(m.add(constant(np.zeros((size,), x.dtype)), fill), target, s)
+    if return_index:
+        extras.append(_scatter_set(constant(np.zeros((size,), DEFAULT_INT)), target, order))
+    if return_inverse:
+        inverse = _scatter_set(constant(np.zeros((n,), DEFAULT_INT)), order, slot)
+        extras.append(reshape(inverse, x.shape))
+    if return_counts:
+        extras.append(_scatter_add(size, slot, constant(np.ones((n,), DEFAULT_INT))))
+    return (values, *extras) if extras else values
+
+
+def _scatter_set(out, index, values):
+    from ..dialects import hlo as _hlo
+    n = index.shape[0]
+    return wrap(emit(_hlo.scatter, out.value, reshape(index, (n, 1)).value, values.value, update_window_dims=[],
+                     inserted_window_dims=[0], scatter_dims_to_operand_dims=[0], index_vector_dim=1, kind="set"))
+
+
+def top_k(operand, k: int):
+    """jax.lax.top_k: the k largest along the last axis (values, int32 indices), largest
+    first; ties keep the lower index first; NaN counts as the largest."""
+    from .selection import take_along_axis
+    x = asarray(operand)
+    k = int(k)
+    if x.ndim == 0:
+        raise ValueError("top_k: operand must have at least one dimension")
+    if not 0 <= k <= x.shape[-1]:
+        raise ValueError(f"top_k: k must be in [0, {x.shape[-1]}], got {k}")
+    order = argsort(x, axis=-1, descending=True)
+    from .indexing import getitem
+    indices = getitem(order, (Ellipsis, slice(0, k)))
+    if indices.size == 0:
+        return constant(np.zeros(indices.shape, x.dtype)), indices
+    return take_along_axis(x, indices, axis=-1), indices
+
+
+__all__ = ["sort", "argsort", "searchsorted", "digitize", "unique", "quantile", "nanquantile", "percentile",
+           "nanpercentile", "median", "nanmedian"]
