@@ -123,3 +123,19 @@ def test_fori_loop_carry_keeps_its_dtype():
 def test_loop_carry_that_changes_dtype_is_a_clear_error():
     with pytest.raises(TypeError, match="same shapes and dtypes.*float64.*expected float32"):
         mlc.jit(lambda v: lax.fori_loop(0, 3, lambda i, c: c + np.float64(1.0) * c, v))(np.zeros(2, np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_python_float_is_made_in_the_result_dtype(dtype):
+    """A weak Python float becomes a constant of the operand's dtype directly (JAX): made
+    float32 first and converted, x64 * 0.1 multiplied by 0.10000000149011612."""
+    x = np.array([1.0, 3.0, -7.5], dtype)
+    np.testing.assert_array_equal(mlc.jit(lambda v: v * 0.1)(x), x * dtype(0.1))
+    np.testing.assert_array_equal(mlc.jit(lambda v: 0.1 + v)(x), dtype(0.1) + x)
+    np.testing.assert_array_equal(mlc.jit(lambda v: mnp.where(v > 2, 0.1, v))(x),
+                                  np.where(x > 2, dtype(0.1), x))
+
+
+def test_numpy_scalar_stays_strongly_typed():
+    out = mlc.jit(lambda v: v * np.float64(0.1))(np.ones(2, np.float32))
+    assert out.dtype == np.float64 and out[0] == 0.1

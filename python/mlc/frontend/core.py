@@ -59,6 +59,10 @@ def asarray(x, dtype=None) -> Tracer:
     return constant(array)
 
 
+def _is_python_scalar(x) -> bool:
+    return isinstance(x, (bool, int, float)) and not isinstance(x, np.generic)
+
+
 def _kind_rank(dtype: np.dtype) -> int:
     return {"b": 0, "u": 1, "i": 1, "f": 2}[dtype.kind]
 
@@ -66,14 +70,14 @@ def _kind_rank(dtype: np.dtype) -> int:
 def _dtype_and_weak(x) -> tuple[np.dtype, bool]:
     if isinstance(x, Tracer):
         return x.dtype, x.weak
+    if isinstance(x, (np.ndarray, np.generic)):  # (np.float64 is also a Python float)
+        return x.dtype, False
     if isinstance(x, bool):
         return np.dtype(np.bool_), False
     if isinstance(x, int):
         return DEFAULT_INT, True
     if isinstance(x, float):
         return DEFAULT_FLOAT, True
-    if isinstance(x, (np.ndarray, np.generic)):
-        return x.dtype, False
     return np.dtype(x), False
 
 
@@ -125,11 +129,13 @@ def broadcast_arrays(*xs) -> list[Tracer]:
 
 def promote(*xs, to=None) -> list[Tracer]:
     """Operands converted to their common dtype (or `to`) and broadcast to one shape."""
-    xs = [asarray(x) for x in xs]
     if to is not None:
-        dtype, weak = np.dtype(to), all(x.weak for x in xs)
+        dtype, weak = np.dtype(to), all(_dtype_and_weak(x)[1] for x in xs)
     else:
         dtype, weak = result_type(*xs)
+    # A Python scalar becomes a constant of the result dtype directly (as JAX's weak types
+    # do): made float32 first, x64 * 0.1 would multiply by 0.10000000149011612.
+    xs = [constant(x, dtype, weak=True) if _is_python_scalar(x) else asarray(x) for x in xs]
     xs = [astype(x, dtype) if x.dtype != dtype else x for x in xs]
     return [Tracer(x.value, x.shape, x.dtype, weak) for x in broadcast_arrays(*xs)]
 
