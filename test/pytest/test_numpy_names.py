@@ -783,3 +783,17 @@ def test_unique_with_size(rng, shape, dtype):
         check(jit(lambda v: mnp.unique(v, size=1))(x), values[:1])  # past size: dropped
     with pytest.raises(ValueError, match="size=N"):
         jit(mnp.unique)(x)
+
+
+def test_array_methods_of_the_new_names():
+    """x.sort(), x.argsort(), x.take(), ... are bound on traced arrays as on jax.Array."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((3, 17)).astype(np.float32)
+    f = mlc.jit(lambda v: (v.sort(axis=-1), v.argsort(axis=0), v.take(np.array([0, 2, 16]), axis=1),
+                           v.cumprod(axis=1), v.diagonal(), v.trace(), v.ptp(axis=0), v.round(1),
+                           v.repeat(2, axis=0), v[0].sort().searchsorted(0.25), v.conj()))
+    xs = np.sort(x[0])
+    ref = (np.sort(x, -1), np.argsort(x, 0, kind="stable"), x.take([0, 2, 16], axis=1), x.cumprod(1),
+           x.diagonal(), x.trace(), np.ptp(x, 0), x.round(1), x.repeat(2, 0), np.searchsorted(xs, 0.25), x)
+    for got, want in zip(f(x), ref):
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)

@@ -9,6 +9,10 @@ from . import shapes as s
 from .core import astype
 from .indexing import AtIndexer, getitem
 from .linalg import matmul
+from .scans import cumprod
+from .selection import diagonal, nonzero, take, trace
+from .sorting import argsort, searchsorted, sort
+from .statistics import ptp
 from .tracing import Tracer
 
 
@@ -36,8 +40,11 @@ _METHODS = {
     "swapaxes": s.swapaxes, "squeeze": s.squeeze, "flatten": s.ravel, "ravel": s.ravel,
     "sum": r.sum, "prod": r.prod, "mean": r.mean, "var": r.var, "std": r.std, "max": r.max,
     "min": r.min, "argmax": r.argmax, "argmin": r.argmin, "all": r.all, "any": r.any,
-    "cumsum": r.cumsum, "clip": m.clip, "dot": lambda x, y: __import__(
-        "mlc.frontend.linalg", fromlist=["dot"]).dot(x, y),
+    "cumsum": r.cumsum, "cumprod": cumprod, "clip": m.clip, "round": m.round, "repeat": s.repeat,
+    "sort": sort, "argsort": argsort, "searchsorted": searchsorted, "take": take,
+    "diagonal": diagonal, "trace": trace, "nonzero": nonzero, "ptp": ptp,
+    "conj": lambda x: x, "conjugate": lambda x: x,  # (arrays are real)
+    "dot": lambda x, y: __import__("mlc.frontend.linalg", fromlist=["dot"]).dot(x, y),
 }
 
 for _name, _fn in {**_OPERATORS, **_METHODS}.items():
