@@ -1,15 +1,35 @@
-"""Time of the hlo-optimize pipeline on generated graphs of 1,000, 5,000 and 20,000 ops.
+"""Compile time: the first call of four small programs beside jax.jit's, and the hlo-optimize
+pipeline on generated graphs of 1,000, 5,000 and 20,000 ops.
 
-    python benchmarks/compile_time.py    # prints a table, writes benchmarks/results/compile_time.json
+    python benchmarks/compile_time.py                  # both tables
+    python benchmarks/compile_time.py --first-call     # the first-call table only
+    python benchmarks/compile_time.py --first-call --label before   # keep these numbers as 'before'
 
-Each graph is a random DAG of elementwise ops on tensor<16xf32> values with what a
-tracer produces: multiplications by one, repeated subexpressions and dead values. Times are medians of 3 runs of the pass alone (parsing excluded).
+First call: softmax and layer_norm on f32[256, 512], a 2-layer MLP's loss (64x128 -> 256 ->
+10, mean squared error) and a 40-op elementwise chain (x*c, x+c, tanh, exp(-x), repeated)
+on f32[256, 512]. In one process, after a warm-up compile of another function, each program
+is jitted anew and called once, REPEATS times: the time of that call (trace, every stage,
+LLVM, the persistent cache's store in a fresh directory, the run), wall and process CPU,
+medians. jax.jit's first call (trace, lower, XLA compile, run) is timed the same way in a
+child process (jax's MLIR bindings cannot share a process with MLC's). Results go to
+compile_time.json under the run's label ('after' by default; other labels are kept) and the
+table to compile_time.md.
+
+Optimize: each graph is a random DAG of elementwise ops on tensor<16xf32> values with what a
+tracer produces: multiplications by one, repeated subexpressions and dead values. Times are
+medians of 3 runs of the pass alone (parsing excluded).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import platform
 import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -21,7 +41,135 @@ from mlc.diagnostics import parse_module
 from mlc.transforms.hlo_optimize import HloOptimize
 
 RESULTS = Path(__file__).resolve().parent / "results" / "compile_time.json"
+TABLE = RESULTS.with_suffix(".md")
+NOTES = "## Notes"  # compile_time.md keeps what follows this heading when it is regenerated
 T = "tensor<16xf32>"
+REPEATS = 5
+
+# --- first call: the programs, written once for both libraries --------------------------
+# np_ is mlc.numpy or jax.numpy; nn_ is mlc.nn or jax.nn.
+PROGRAMS = textwrap.dedent("""
+    def softmax(np_, nn_):
+        return nn_.softmax
+
+    def layer_norm(np_, nn_):
+        def f(x):
+            mean = np_.mean(x, axis=-1, keepdims=True)
+            var = np_.mean((x - mean) ** 2, axis=-1, keepdims=True)
+            return (x - mean) / np_.sqrt(var + 1e-5)
+        return f
+
+    def mlp_loss(np_, nn_):
+        def f(x, w1, b1, w2, b2, y):
+            h = np_.maximum(x @ w1 + b1, 0.0)
+            return np_.mean((h @ w2 + b2 - y) ** 2)
+        return f
+
+    def chain40(np_, nn_):
+        def f(x):
+            for i in range(40):
+                k = i % 4
+                if k == 0:
+                    x = x * 1.0001
+                elif k == 1:
+                    x = x + 0.5
+                elif k == 2:
+                    x = np_.tanh(x)
+                else:
+                    x = np_.exp(-x)
+            return x
+        return f
+
+    def inputs(name):
+        import numpy as np
+        rng = np.random.default_rng(0)
+        def r(*shape):
+            return rng.standard_normal(shape).astype(np.float32)
+        if name == "mlp_loss":
+            return [r(64, 128), r(128, 256), r(256), r(256, 10), r(10), r(64, 10)]
+        return [r(256, 512)]
+
+    NAMES = ["softmax", "layer_norm", "mlp_loss", "chain40"]
+""")
+
+_JAX_CHILD = PROGRAMS + textwrap.dedent("""
+    import json, statistics, sys, time
+    import numpy as np
+    import jax, jax.numpy as jnp
+    jax.jit(lambda x: x * 2 + 1)(np.ones(8, np.float32)).block_until_ready()  # warm-up
+    result = {}
+    for name in NAMES:
+        args = inputs(name)
+        walls, cpus = [], []
+        for _ in range(int(sys.argv[1])):
+            jax.clear_caches()
+            f = jax.jit(globals()[name](jnp, jax.nn))
+            start, cpu = time.perf_counter(), time.process_time()
+            jax.block_until_ready(f(*args))
+            walls.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
+        result[name] = {"wall_s": statistics.median(walls), "cpu_s": statistics.median(cpus)}
+    print(json.dumps(result))
+""")
+
+
+def first_call_mlc(repeats: int) -> dict:
+    import mlc
+    import mlc.nn
+    import mlc.numpy
+    from mlc.runtime import disk_cache
+    namespace: dict = {}
+    exec(PROGRAMS, namespace)
+    mlc.jit(lambda x: x * 2 + 1)(np.ones(8, np.float32))  # warm-up: imports, first context, JIT
+    result = {}
+    with tempfile.TemporaryDirectory() as cache_root:
+        for name in namespace["NAMES"]:
+            args = namespace["inputs"](name)
+            walls, cpus = [], []
+            for i in range(repeats):
+                os.environ["MLC_CACHE_DIR"] = os.path.join(cache_root, f"{name}{i}")  # a miss
+                f = mlc.jit(namespace[name](mlc.numpy, mlc.nn))
+                start, cpu = time.perf_counter(), time.process_time()
+                f(*args)
+                walls.append(time.perf_counter() - start)
+                cpus.append(time.process_time() - cpu)
+                disk_cache.flush_all()  # the store's link runs on a thread: not in the next call
+            result[name] = {"wall_s": statistics.median(walls), "cpu_s": statistics.median(cpus)}
+    return result
+
+
+def first_call_jax(repeats: int) -> dict | None:
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    try:
+        out = subprocess.run([sys.executable, "-c", _JAX_CHILD, str(repeats)], capture_output=True,
+                             text=True, timeout=600, env=env)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def first_call_markdown(runs: dict) -> str:
+    labels = [k for k in runs if k not in ("machine", "jax")]
+    head = " | ".join(f"MLC {k}" for k in labels)
+    machine = runs["machine"]
+    lines = [f"First-call compile time (same process, after a warm-up), {machine['date']}: "
+             f"{machine['cpu']}, {machine['cores']} cores shared with other jobs (load average "
+             f"{machine.get('load', '?')} when measured: wall time then mostly measures waiting for a "
+             f"core, so compare the process CPU times). Seconds, medians of {REPEATS}: wall (process CPU).",
+             "",
+             f"| program | {head} | jax.jit | MLC {labels[-1]} / jax (CPU) |",
+             "|---|" + "---:|" * (len(labels) + 2)]
+    for name in ("softmax", "layer_norm", "mlp_loss", "chain40"):
+        cells = []
+        for k in labels + ["jax"]:
+            r = runs.get(k, {}).get(name)
+            cells.append(f"{r['wall_s']:.3f} ({r['cpu_s']:.3f})" if r else "-")
+        last, jax_row = runs[labels[-1]].get(name), runs.get("jax", {}).get(name)
+        ratio = f"{last['cpu_s'] / jax_row['cpu_s']:.2f}" if last and jax_row else "-"
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {ratio} |")
+    return "\n".join(lines) + "\n"
 
 
 def generate(n_ops: int, seed: int = 0) -> str:
@@ -63,14 +211,34 @@ def measure(n_ops: int) -> dict:
     return {"ops": n_ops, "seconds": statistics.median(samples), "hlo_ops_after": ops_after}
 
 
-def main() -> None:
-    rows = [measure(n) for n in (1000, 5000, 20000)]
-    print(f"{'ops':>8}{'hlo-optimize (s)':>18}{'us/op':>8}{'ops left':>10}")
-    for r in rows:
-        print(f"{r['ops']:8d}{r['seconds']:18.2f}{r['seconds'] / r['ops'] * 1e6:8.0f}{r['hlo_ops_after']:10d}")
+def main(argv: list[str]) -> None:
+    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    data = {"date": time.strftime("%Y-%m-%d"), "results": previous.get("results", []),
+            "first_call": previous.get("first_call", {})}
+    label = argv[argv.index("--label") + 1] if "--label" in argv else "after"
+    runs = data["first_call"]
+    runs["machine"] = {"date": data["date"], "cpu": platform.processor() or platform.machine(),
+                       "cores": os.cpu_count(), "load": f"{os.getloadavg()[0]:.1f}"}
+    runs[label] = first_call_mlc(REPEATS)
+    jax_result = first_call_jax(REPEATS)
+    if jax_result is not None:
+        runs["jax"] = jax_result
+    runs = {k: runs[k] for k in ["machine", *sorted(k for k in runs if k not in ("machine", "jax", "after")),
+                                 "after", "jax"] if k in runs}
+    data["first_call"] = runs
+    table = first_call_markdown(runs)
+    print(table)
+    if "--first-call" not in argv:
+        rows = [measure(n) for n in (1000, 5000, 20000)]
+        print(f"{'ops':>8}{'hlo-optimize (s)':>18}{'us/op':>8}{'ops left':>10}")
+        for r in rows:
+            print(f"{r['ops']:8d}{r['seconds']:18.2f}{r['seconds'] / r['ops'] * 1e6:8.0f}{r['hlo_ops_after']:10d}")
+        data["results"] = rows
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "results": rows}, indent=2) + "\n")
+    RESULTS.write_text(json.dumps(data, indent=2) + "\n")
+    notes = TABLE.read_text().partition(NOTES)[2] if TABLE.exists() else ""
+    TABLE.write_text(table + (f"\n{NOTES}{notes}" if notes else ""))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -63,11 +63,14 @@ def resolve_options(options: CompileOptions | None = None, **overrides) -> Compi
 
 
 def run_passes(module: ir.Module, passes, source_name: str = "<input>",
-               print_ir_after_all: bool = False) -> ir.Module:
-    """Runs `passes` on `module` in place; CompileError with the diagnostics on failure."""
-    pm = pass_manager(passes, module.context, print_ir_after_all)
+               print_ir_after_all: bool = False, verify_each: bool = True) -> ir.Module:
+    """Runs `passes` on `module` in place; CompileError with the diagnostics on failure.
+    verify_each=False verifies once, after the last pass, instead of after every pass."""
+    pm = pass_manager(passes, module.context, print_ir_after_all, verify_each)
     try:
         pm.run(module.operation)
+        if not verify_each:
+            module.operation.verify()
     except ir.MLIRError as e:
         raise CompileError(format_error(e, source_name)) from None
     return module
@@ -81,8 +84,8 @@ def run_stages(module: ir.Module, options: CompileOptions, until: str = "llvm",
     check_stage(until)
     with config.compiling_with(options):  # the codegen passes read threads/width/BLAS there
         for stage in stages(options):
-            if stage.passes:
-                run_passes(module, stage.passes, source_name)
+            if stage.passes:  # verified once, at the stage's end
+                run_passes(module, stage.passes, source_name, verify_each=False)
             if record is not None:
                 record(stage.name, module)
             if stage.name == until:

@@ -32,18 +32,24 @@ _REGISTRY: dict[str, str] = {
     "mlc-vectorize": "mlc.codegen.vectorize:Vectorize",
     "mlc-math-approx": "mlc.codegen.math_approx:MathApprox",
     "mlc-async-parallel": "mlc.codegen.parallel:AsyncParallel",
+    "mlc-sequential-beside-blas": "mlc.codegen.parallel:SequentialBesideBlas",
+    "mlc-keep-bodies-outlined": "mlc.codegen.parallel:KeepBodiesOutlined",
     "mlc-blas": "mlc.codegen.blas:Blas",
     "mlc-row-fusion": "mlc.codegen.row_fusion:RowFusion",
     "mlc-fuse-kernels": "mlc.conversion.fuse_kernels:FuseKernels",
     "mlc-split-functions": "mlc.conversion.split_functions:SplitFunctions",
     "mlc-unroll-budget": "mlc.conversion.unroll_budget:UnrollBudget",
     "mlc-loop-annotations": "mlc.conversion.unroll_budget:LoopAnnotations",
+    "mlc-inline-budget": "mlc.conversion.inline_budget:InlineBudget",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
     "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",
     "mlc-fma": "mlc.codegen.fma:FuseMultiplyAdd",
-    "mlc-cpu-codegen": "mlc.codegen.pipeline:CpuCodegen",
-    "mlc-lower-to-llvm": "mlc.conversion.lower_to_llvm:LowerToLLVM",
+    # The pipelines of the last three stages, from their lists in pipelines.py.
+    "mlc-bufferize": "mlc.pipelines:Bufferize",
+    "mlc-cpu-codegen": "mlc.pipelines:CpuCodegen",
+    "mlc-buffers-to-llvm": "mlc.pipelines:BuffersToLLVM",
+    "mlc-lower-to-llvm": "mlc.pipelines:LowerToLLVM",
 }
 
 

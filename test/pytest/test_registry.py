@@ -68,3 +68,34 @@ def test_pipeline_mixes_mlc_and_upstream_passes():
 def test_bad_pipelines_are_rejected(text, message):
     with pytest.raises(PipelineError, match=re.escape(message)):
         parse_pipeline(text, make_context())
+
+
+def _pass_classes():
+    """Every Pass subclass defined where passes live (importing each module there)."""
+    import importlib
+    import pkgutil
+
+    from mlc.transforms.pass_base import Pass, UpstreamPasses
+    importlib.import_module("mlc.pipelines")
+    for package in ("transforms", "conversion", "codegen", "stablehlo", "batching", "autodiff"):
+        try:
+            root = importlib.import_module(f"mlc.{package}")
+        except ImportError:
+            continue
+        for info in pkgutil.walk_packages(root.__path__, f"mlc.{package}."):
+            if not info.name.endswith("__main__"):
+                importlib.import_module(info.name)
+    found, todo = [], [Pass]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if sub.name and sub is not UpstreamPasses and sub.__module__.startswith("mlc."):
+                found.append(sub)
+    return found
+
+
+def test_every_pass_is_registered():
+    """mlc-opt can run every pass that exists: each one is in the registry under its name."""
+    missing = sorted(f"{c.name} ({c.__module__}.{c.__qualname__})" for c in _pass_classes()
+                     if get_pass_class(c.name) is not c)
+    assert not missing, f"passes missing from mlc/passes.py: {', '.join(missing)}"

@@ -1,1 +1,2 @@
-"""Conversions out of the hlo dialect, and the lowering of linalg to the LLVM dialect."""
+"""Conversions out of the hlo dialect, and the passes that lower linalg to the LLVM dialect
+(mlc/pipelines.py orders them)."""
