@@ -11,7 +11,7 @@ import importlib
 from .transforms.pass_base import Pass
 
 _REGISTRY: dict[str, str] = {
-    "hlo-verify": "mlc.transforms.verify:HloVerify",
+    "hlo-verify": "mlc.transforms.hlo_verify:HloVerify",
     "stablehlo-to-hlo": "mlc.stablehlo.hooks:StablehloToHlo",
     "hlo-simplify": "mlc.transforms.hlo_simplify:HloSimplify",
     "hlo-fold": "mlc.transforms.hlo_fold:HloFold",
@@ -39,7 +39,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-fuse-kernels": "mlc.conversion.fuse_kernels:FuseKernels",
     "mlc-split-functions": "mlc.conversion.split_functions:SplitFunctions",
     "mlc-unroll-budget": "mlc.conversion.unroll_budget:UnrollBudget",
-    "mlc-loop-annotations": "mlc.conversion.unroll_budget:LoopAnnotations",
+    "mlc-loop-annotations": "mlc.conversion.loop_annotations:LoopAnnotations",
     "mlc-inline-budget": "mlc.conversion.inline_budget:InlineBudget",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",

@@ -35,12 +35,13 @@ from .conversion.preallocate_temporaries import PreallocateTemporaries
 from .conversion.readonly_arguments import ReadonlyArguments
 from .conversion.signless import Signless
 from .conversion.split_functions import SplitFunctions
-from .conversion.unroll_budget import LoopAnnotations, UnrollBudget
+from .conversion.loop_annotations import LoopAnnotations
+from .conversion.unroll_budget import UnrollBudget
 from .options import CompileOptions
 from .transforms.hlo_fuse import HloFuse
 from .transforms.hlo_optimize import HloOptimize
 from .transforms.pass_base import Pass, PassPipeline, UpstreamPasses as Upstream
-from .transforms.verify import HloVerify
+from .transforms.hlo_verify import HloVerify
 
 
 # --- buffers: linalg on tensors -> memrefs, destination-passing style ------------------------

@@ -97,24 +97,3 @@ class UnrollBudget(Pass):
         disable = ir.Attribute.parse(DISABLE_UNROLL)
         for loop, _ in loops:
             loop.attributes[ANNOTATION] = disable
-
-
-@dataclass(frozen=True)
-class LoopAnnotations(Pass):
-    """Moves `llvm.loop_annotation` from a discardable attribute of llvm.br / llvm.cond_br
-    (where convert-scf-to-cf and cf-to-llvm leave it) to the branch's own `loop_annotation`,
-    the one LLVM translation emits as `!llvm.loop` metadata.
-
-    Expects and produces: the LLVM dialect.
-    """
-
-    name = "mlc-loop-annotations"
-
-    def run(self, module: ir.Operation) -> None:
-        def visit(op):
-            if op.name in ("llvm.br", "llvm.cond_br") and ANNOTATION in op.attributes:
-                op.attributes["loop_annotation"] = op.attributes[ANNOTATION]
-                del op.attributes[ANNOTATION]
-            return ir.WalkResult.ADVANCE
-
-        module.walk(visit)

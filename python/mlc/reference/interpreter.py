@@ -18,7 +18,7 @@ from ..compiler import entry_signature, run_passes
 from ..context import make_context
 from ..diagnostics import parse_module
 from ..runtime.memref import checked_argument
-from ..transforms.verify import HloVerify
+from ..transforms.hlo_verify import HloVerify
 from .registry import EVALUATORS, OpContext, Terminated, as_array, numpy_dtype_of
 
 

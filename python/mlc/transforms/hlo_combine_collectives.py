@@ -23,7 +23,7 @@ from mlir import ir
 from mlir.dialects import tensor
 
 from ..dialects import hlo
-from .verify import HloGraphPass
+from .hlo_verify import HloGraphPass
 
 
 def _byte_size(t: ir.RankedTensorType) -> int:

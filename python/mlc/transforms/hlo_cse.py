@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from .hlo_dce import is_pure
-from .verify import HloGraphPass
+from .hlo_verify import HloGraphPass
 
 
 def _key(op):

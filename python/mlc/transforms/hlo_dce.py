@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from .verify import HloGraphPass
+from .hlo_verify import HloGraphPass
 
 # Ops without side effects that MLC may delete: every hlo op, and tensor.concat.
 def is_pure(op) -> bool:

@@ -18,7 +18,7 @@ from ..dialects.hlo.verify import signature_of
 from ..dtypes import NUMPY_TO_MLIR, numpy_dtype
 from .hlo_dce import dead_code_elimination
 from .patterns import constant_array
-from .verify import HloGraphPass
+from .hlo_verify import HloGraphPass
 
 Evaluator = Callable[..., np.ndarray]
 EVALUATORS: dict[str, Evaluator] = {}

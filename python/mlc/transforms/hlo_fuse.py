@@ -64,7 +64,7 @@ from mlir.dialects import func
 
 from ..dialects.hlo.ops import OPS
 from .hlo_dce import unused
-from .verify import HloGraphPass
+from .hlo_verify import HloGraphPass
 
 FUSION_KIND = "hlo.fusion_kind"
 _ROOT_KINDS = {"input": "input", "output": "output"}   # fusion role of a root -> fusion kind

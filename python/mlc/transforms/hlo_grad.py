@@ -9,7 +9,7 @@ from mlir import ir
 from ..autodiff.errors import DifferentiationError
 from ..autodiff.functions import build_vjp_function
 from .pass_base import Pass, PassError
-from .verify import fail_on_invalid_hlo
+from .hlo_verify import fail_on_invalid_hlo
 
 
 def selected_functions(module: ir.Operation, names: str) -> list[ir.Operation]:

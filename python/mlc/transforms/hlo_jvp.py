@@ -10,7 +10,7 @@ from ..autodiff.errors import DifferentiationError
 from ..autodiff.functions import build_jvp_function
 from .hlo_grad import selected_functions
 from .pass_base import Pass, PassError
-from .verify import fail_on_invalid_hlo
+from .hlo_verify import fail_on_invalid_hlo
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from .hlo_cse import common_subexpressions
 from .hlo_dce import dead_code_elimination
 from .hlo_fold import HloFold, fold_constants
 from .hlo_simplify import HloSimplify
-from .verify import HloGraphPass
+from .hlo_verify import HloGraphPass
 
 
 @dataclass(frozen=True)

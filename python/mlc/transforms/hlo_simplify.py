@@ -13,7 +13,7 @@ from mlir import ir
 from . import simplify  # noqa: F401  (registers the patterns)
 from .hlo_dce import dead_code_elimination
 from .patterns import SIMPLIFY_PATTERNS, PatternContext, apply_rewrite_patterns
-from .verify import HloGraphPass
+from .hlo_verify import HloGraphPass
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from ..batching.errors import BatchingError
 from ..batching.functions import build_vmap_function, parse_axes
 from .hlo_grad import selected_functions
 from .pass_base import Pass, PassError
-from .verify import fail_on_invalid_hlo
+from .hlo_verify import fail_on_invalid_hlo
 
 
 @dataclass(frozen=True)
