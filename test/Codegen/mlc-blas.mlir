@@ -1,21 +1,37 @@
-// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas | FileCheck %s
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas | FileCheck %s --check-prefix=OFF
+// Operator selection: OpenBLAS calls (prefix CHECK; the size rule lowered to 64^3 so the
+// cases stay small), MLC's packed GEMM with BLAS off for
+// AVX2 (prefix OFF; 6 x 16 f32 register tiles, two vector<8xf32> per row) and for AVX-512
+// on two threads (prefix WIDE; 8 x 32 tiles, vector<16xf32>, rows split by an scf.forall).
+// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 min-mnk=262144" | FileCheck %s
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1" | FileCheck %s --check-prefix=OFF
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
 
-// A 128^3 matmul becomes one call to numpy's OpenBLAS sgemm (row-major, no transposes,
+// A 128x256 by 256x128 matmul becomes one call to numpy's OpenBLAS sgemm (row-major, no transposes,
 // alpha = beta = 1: the call accumulates into C like the generic did).
 // CHECK: func.func private @scipy_cblas_sgemm64_(i32, i32, i32, i64, i64, i64, f32, !llvm.ptr, i64, !llvm.ptr, i64, f32, !llvm.ptr, i64)
 // CHECK-LABEL: func @matmul
 // CHECK-NOT: linalg.generic
-// CHECK: call @scipy_cblas_sgemm64_(%c101{{.*}}, %c111{{.*}}, %c111{{.*}}, %c128{{.*}}, %c128{{.*}}, %c128{{.*}}, %cst{{.*}}, %{{.*}}, %c128{{.*}}, %{{.*}}, %c128{{.*}}, %cst{{.*}}, %{{.*}}, %c128{{.*}})
+// CHECK: call @scipy_cblas_sgemm64_(%c101{{.*}}, %c111{{.*}}, %c111{{.*}}, %c128{{.*}}, %c128{{.*}}, %c256{{.*}}, %cst{{.*}}, %{{.*}}, %c256{{.*}}, %{{.*}}, %c128{{.*}}, %cst{{.*}}, %{{.*}}, %c128{{.*}})
 // OFF-LABEL: func @matmul
-// OFF: linalg.generic
 // OFF-NOT: call
+// OFF: memref.alloc() {alignment = 64 : i64, mlc.packed_gemm} : memref<{{[0-9]+}}xf32>
+// OFF: vector.transfer_read {{.*}} vector<16xf32>
+// OFF: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// OFF-COUNT-24: arith.addf {{.*}} fastmath<contract> : vector<8xf32>
+// OFF: vector.transfer_write
+// OFF-NOT: linalg.generic
+// OFF: memref.dealloc
+// WIDE-LABEL: func @matmul
+// WIDE: scf.forall (%{{.*}}) in (2)
+// WIDE: memref.alloc() {alignment = 64 : i64, mlc.packed_gemm}
+// WIDE: iter_args({{.*}}) -> (vector<16xf32>,
+// WIDE-COUNT-32: arith.addf {{.*}} fastmath<contract> : vector<16xf32>
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>
-func.func @matmul(%x: memref<128x128xf32>, %w: memref<128x128xf32>, %y: memref<128x128xf32>) {
+func.func @matmul(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<128x128xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %w : memref<128x128xf32>, memref<128x128xf32>) outs(%y : memref<128x128xf32>) {
+      ins(%x, %w : memref<128x256xf32>, memref<256x128xf32>) outs(%y : memref<128x128xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
@@ -30,13 +46,21 @@ func.func @matmul(%x: memref<128x128xf32>, %w: memref<128x128xf32>, %y: memref<1
 // loop becomes an scf.for around the call, offsetting each pointer by its batch stride.
 // CHECK-LABEL: func @batched_transposed
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}}
-// CHECK: call @scipy_cblas_dgemm64_(%c101{{.*}}, %c111{{.*}}, %c112{{.*}}, %c64{{.*}}, %c96{{.*}}, %c80{{.*}}, %cst{{.*}}, %{{.*}}, %c80{{.*}}, %{{.*}}, %c80{{.*}}, %cst{{.*}}, %{{.*}}, %c96{{.*}})
+// CHECK: call @scipy_cblas_dgemm64_(%c101{{.*}}, %c111{{.*}}, %c112{{.*}}, %c64{{.*}}, %c100{{.*}}, %c80{{.*}}, %cst{{.*}}, %{{.*}}, %c80{{.*}}, %{{.*}}, %c80{{.*}}, %cst{{.*}}, %{{.*}}, %c100{{.*}})
+// The packed kernel on a transposed B reads it in memory order (rows of k, scalar
+// transpose into the NR-wide panel): no vector read of B, an f64 4-lane microkernel.
+// OFF-LABEL: func @batched_transposed
+// OFF: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}}
+// OFF: memref.reinterpret_cast {{.*}} sizes: [100, 80], strides: [80, 1]
+// OFF: mlc.packed_gemm
+// OFF: memref.load {{.*}} memref<100x80xf64
+// OFF: arith.addf {{.*}} fastmath<contract> : vector<4xf64>
 #ba = affine_map<(b, m, n, k) -> (b, m, k)>
 #bb = affine_map<(b, m, n, k) -> (b, n, k)>
 #bc = affine_map<(b, m, n, k) -> (b, m, n)>
-func.func @batched_transposed(%x: memref<4x64x80xf64>, %w: memref<4x96x80xf64>, %y: memref<4x64x96xf64>) {
+func.func @batched_transposed(%x: memref<4x64x80xf64>, %w: memref<4x100x80xf64>, %y: memref<4x64x100xf64>) {
   linalg.generic {indexing_maps = [#ba, #bb, #bc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%x, %w : memref<4x64x80xf64>, memref<4x96x80xf64>) outs(%y : memref<4x64x96xf64>) {
+      ins(%x, %w : memref<4x64x80xf64>, memref<4x100x80xf64>) outs(%y : memref<4x64x100xf64>) {
   ^bb0(%p: f64, %q: f64, %acc: f64):
     %m = arith.mulf %p, %q : f64
     %s = arith.addf %acc, %m : f64
@@ -47,15 +71,21 @@ func.func @batched_transposed(%x: memref<4x64x80xf64>, %w: memref<4x96x80xf64>, 
 
 // -----
 
-// Left as generated code: too small for the call to pay (16^3 < 64^3), and an integer matmul.
+// A small matmul whose extents divide mlc-tile-matmul's register tile is left to it (it
+// fuses epilogues); an integer one it does not divide is packed (i32 multiply-adds), BLAS or not.
 // CHECK-LABEL: func @small_and_integer
 // CHECK-NOT: call
 // CHECK: linalg.generic
-// CHECK: linalg.generic
+// CHECK: mlc.packed_gemm
+// CHECK: arith.muli {{.*}} : vector<8xi32>
+// CHECK-NOT: linalg.generic
+// OFF-LABEL: func @small_and_integer
+// OFF: linalg.generic
+// OFF: mlc.packed_gemm
 #sa = affine_map<(m, n, k) -> (m, k)>
 #sb = affine_map<(m, n, k) -> (k, n)>
 #sc = affine_map<(m, n, k) -> (m, n)>
-func.func @small_and_integer(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %i: memref<128x128xi32>, %j: memref<128x128xi32>) {
+func.func @small_and_integer(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %i: memref<100x100xi32>, %j: memref<100x100xi32>) {
   linalg.generic {indexing_maps = [#sa, #sb, #sc], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %x : memref<16x16xf32>, memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
@@ -64,11 +94,44 @@ func.func @small_and_integer(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %i: m
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [#sa, #sb, #sc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%i, %i : memref<128x128xi32>, memref<128x128xi32>) outs(%j : memref<128x128xi32>) {
+      ins(%i, %i : memref<100x100xi32>, memref<100x100xi32>) outs(%j : memref<100x100xi32>) {
   ^bb0(%p: i32, %q: i32, %acc: i32):
     %m = arith.muli %p, %q : i32
     %s = arith.addi %acc, %m : i32
     linalg.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+// Below BLAS's size rule (37 x 53 x 71 < 64^3), BLAS or not: the packed kernel. The zero
+// fill before the matmul is dropped: the kernel overwrites C instead of adding to it (no
+// transfer_read of C). Ragged extents: rows past M are guarded (scf.if), the last B panel
+// and the C columns past N are masked transfers (no in_bounds).
+// CHECK-LABEL: func @zero_filled_ragged
+// CHECK-NOT: call
+// CHECK: mlc.packed_gemm
+// OFF-LABEL: func @zero_filled_ragged
+// OFF-NOT: linalg.
+// OFF: vector.transfer_read %{{.*}}, %{{.*}} : memref<53x71xf32, strided<[71, 1], offset: ?>>, vector<16xf32>
+// OFF: arith.select {{.*}} : f32
+// OFF: arith.addf {{.*}} fastmath<contract>
+// OFF: scf.if
+// OFF-NOT: vector.transfer_read
+// OFF: vector.transfer_write %{{.*}}, %{{.*}} : vector<8xf32>, memref<37x71xf32
+#za = affine_map<(m, n, k) -> (m, k)>
+#zb = affine_map<(m, n, k) -> (k, n)>
+#zc = affine_map<(m, n, k) -> (m, n)>
+func.func @zero_filled_ragged(%x: memref<37x53xf32>, %w: memref<53x71xf32>, %y: memref<37x71xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%y : memref<37x71xf32>)
+  linalg.generic {indexing_maps = [#za, #zb, #zc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<37x53xf32>, memref<53x71xf32>) outs(%y : memref<37x71xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
   }
   return
 }

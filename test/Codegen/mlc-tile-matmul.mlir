@@ -31,10 +31,14 @@ func.func @matmul(%x: tensor<32x32xf32>, %y: tensor<32x64xf32>, %z: tensor<32x64
 
 // -----
 
-// Big enough for both cores: the row tiles are an scf.forall.
+// Big (256^3 >= 64^3 multiply-adds): left for mlc-blas, which packs it (MLC's packed GEMM)
+// or calls OpenBLAS; the register tiles here serve small matmuls.
+// CHECK-LABEL: func @big
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
 // THREADS-LABEL: func @big
-// THREADS: scf.forall (%{{.*}}) in (64) shared_outs
-// THREADS: iter_args({{.*}}) -> (vector<4x[[$N]]xf32>)
+// THREADS: linalg.generic
+// THREADS-NOT: scf.forall
 #a2 = affine_map<(m, n, k) -> (m, k)>
 #b2 = affine_map<(m, n, k) -> (k, n)>
 #c2 = affine_map<(m, n, k) -> (m, n)>
@@ -128,4 +132,36 @@ func.func @empty_k(%x: tensor<64x0xf32>, %y: tensor<0x64xf32>, %z: tensor<64x64x
     linalg.yield %s : f32
   } -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// numpy's matmul of (8, 128, 64) by (64, 96) broadcasts W over the batch: the contraction
+// reads W itself (the broadcast is erased), so its batch loop is an M loop of x: one
+// (8*128) x 64 x 96 GEMM for mlc-blas instead of 8 GEMMs over copies of W.
+// CHECK-DAG: #[[$W:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+// CHECK-LABEL: func @broadcast_weight
+// CHECK-NOT: tensor.empty() : tensor<8x64x96xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$W]], #{{.*}}]
+// CHECK-SAME: ins(%{{.*}}, %arg1 : tensor<8x128x64xf32>, tensor<64x96xf32>)
+#x4 = affine_map<(b, m, n, k) -> (b, m, k)>
+#w4 = affine_map<(b, m, n, k) -> (b, k, n)>
+#y4 = affine_map<(b, m, n, k) -> (b, m, n)>
+#src = affine_map<(b, k, n) -> (k, n)>
+#dst = affine_map<(b, k, n) -> (b, k, n)>
+func.func @broadcast_weight(%x: tensor<8x128x64xf32>, %w: tensor<64x96xf32>, %z: tensor<8x128x96xf32>) -> tensor<8x128x96xf32> {
+  %e = tensor.empty() : tensor<8x64x96xf32>
+  %wb = linalg.generic {indexing_maps = [#src, #dst], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w : tensor<64x96xf32>) outs(%e : tensor<8x64x96xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x64x96xf32>
+  %r = linalg.generic {indexing_maps = [#x4, #w4, #y4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %wb : tensor<8x128x64xf32>, tensor<8x64x96xf32>) outs(%z : tensor<8x128x96xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x128x96xf32>
+  return %r : tensor<8x128x96xf32>
 }

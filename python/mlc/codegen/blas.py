@@ -1,22 +1,43 @@
-"""Pass `mlc-blas`: a large matmul becomes a call to the BLAS that numpy ships.
+"""Pass `mlc-blas`: operator selection for every matmul on buffers: a call to the BLAS
+that numpy ships, or MLC's own packed GEMM (packed_gemm.py).
 
     linalg.generic {acc + lhs * rhs} ins(%a : memref<512x512xf32>, %b : ...) outs(%c : ...)
   ->
     func.call @scipy_cblas_sgemm64_(RowMajor, NoTrans, NoTrans, M, N, K, 1.0, a, lda,
                                     b, ldb, 1.0, c, ldc)
+  or
+    memref.alloc {mlc.packed_gemm} ... scf.for ... (pack A and B, 6x16 register tiles)
 
-Operator selection, as XLA's CPU backend does for its Eigen/MKL/ACL calls: OpenBLAS's
-packed, register-blocked, multithreaded sgemm is hard to beat for big GEMMs, while
-generated code wins on small ones (no call and threading overhead) and keeps its fused
-epilogue. The rule: f32 or f64, one M, N and K loop (batch loops become a loop of calls),
-each matrix's rows or columns contiguous, and M*N*K >= `min_mnk` (default 64^3). Anything
-else stays a linalg.generic for mlc-vectorize and the scalar path.
+Operator selection, as XLA's CPU backend does for its Eigen/MKL/ACL calls. Both paths take
+any contraction whose loops group into one M, N and K dimension (`contraction.py`; batch
+loops become an scf.for around the GEMM) with each matrix's rows or columns contiguous
+(transposes are flags / packing orders; hlo-to-linalg transposes an operand once when
+its dims are interleaved, dot.py), for every element type the kernel has (f16 -> f32,
+f32, f64, i8/i16/i32 -> i32, i64).
+
+The rule (`strategy`), from benchmarks/results/gemm.md (median of 3 runs of interleaved
+rounds against OpenBLAS called the same way; a shared machine):
+  - "blas": f32/f64, BLAS on (CompileOptions.blas / MLC_BLAS) and the library found, and
+    M*N*K >= MIN_MNK = 2^25 (e.g. 256 x 256 x 512, 32 x 1024 x 1024). Above it the packed
+    kernel measured 0.85-1.21x OpenBLAS on one thread and 0.81-1.23x on two (512^3 to
+    2048^3 square, skinny shapes): there BLAS stays, the reference implementation and a
+    little faster on skinny M and on f64; below it the packed kernel was faster (1.2x at
+    64^3, 1.7x at 128^3, 3.5x at 256^3: no library call, no thread start-up, no per-call
+    buffer set-up), so it takes them.
+  - "tiled": below PACKED_MIN_MNK = 2^22 (up to 128^3) when mlc-tile-matmul's register
+    tile divides the extents: there the unpacked 4 x 16 tiles were as fast or a little
+    faster (15.2 against 14.5 GFLOP/s at 64^3, 30.1 against 28.0 at 128^3; 3 of 4 runs):
+    packing does not pay for so little reuse, and the tiles fuse an epilogue. With a
+    fusible elementwise epilogue up to 256^3 (matmul.EPILOGUE_TILED_MAX_MNK: tiles + fused
+    epilogue 31-35 against packed + a separate loop 18-32 GFLOP/s at 256^3, 4 of 4 runs).
+    Not f16: the register tiles would sum in f16, the packed kernel sums in f32.
+  - "packed": everything else, and everything with BLAS off or no library.
 
 The library is numpy's own OpenBLAS (`numpy.libs/libscipy_openblas64_*.so`, ILP64: 64-bit
-sizes), found and loaded when MLC compiles. MLC_BLAS=0 turns the rule off; a missing
-library leaves the generated code, with one line under MLC_LOG_COMPILES. beta = 1: the
-call accumulates into C exactly as the generic did; when a fill of 0 right before the
-generic initializes C (the usual case), beta = 0 and the fill is dropped.
+sizes), found and loaded when MLC compiles; a missing library leaves the packed kernel,
+with one line under MLC_LOG_COMPILES. beta = 1: the call accumulates into C exactly as
+the generic did; when a fill of 0 right before the generic initializes C (the usual case),
+beta = 0 and the fill is dropped (the packed kernel then overwrites C in its first K block).
 """
 
 from __future__ import annotations
@@ -30,9 +51,11 @@ from mlir.dialects import arith, func, llvm, memref
 from .. import config
 from ..runtime.libraries import find_blas
 from ..transforms.pass_base import Pass
-from .contraction import Contraction, match_contraction
+from .contraction import Contraction, match_contraction, register_tile
 from .externs import declare_external
 from .loops import nested_for
+from .packed_gemm import GemmProblem, Operand, emit_gemm
+from .target import num_threads, vector_register_bits
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _GEMM = {32: "scipy_cblas_sgemm64_", 64: "scipy_cblas_dgemm64_"}
@@ -158,21 +181,63 @@ def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, 
         call(())
 
 
+def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
+                 beta_zero: bool, register_bits: int, threads: int) -> None:
+    """At the current insertion point: loops over the batch dims around MLC's packed GEMM
+    (packed_gemm.emit_gemm) on 2-D views of the three operands."""
+    index = ir.IndexType.get()
+    offsets = [memref.extract_strided_metadata(x.value)[1] for x in (a, b, out)]
+    from .parallel import MIN_PARALLEL_ITERATIONS  # parallel.py imports this module
+
+    if c.mnk * c.size(c.batch) < MIN_PARALLEL_ITERATIONS:  # as for every kernel (parallel.py)
+        threads = 1
+    problem = GemmProblem(c.size(m), c.size(n), c.size(c.k), compute_type(c.element_type), register_bits,
+                          threads, beta_zero)
+
+    def gemm(ivs, _terminator=None):
+        views = []
+        for x, offset in zip((a, b, out), offsets):
+            for iv, stride in zip(ivs, x.batch_strides):
+                offset = arith.addi(offset, arith.muli(iv, arith.constant(index, stride)))
+            strides = (1, x.leading) if x.transposed else (x.leading, 1)
+            views.append(Operand(x.value, offset, *strides))
+        emit_gemm(problem, *views)
+
+    if c.batch:
+        nested_for([(0, c.extents[d], 1) for d in c.batch], gemm)
+    else:
+        gemm(())
+
+
 def _zero_fill_before(op):
-    """The linalg.fill of 0 that initializes this matmul's output right before it, if any
-    (the usual dot_general lowering); then the call can use beta = 0 and skip it."""
+    """The fill of 0 that initializes this matmul's output before it, if any (the usual
+    dot_general lowering: a linalg.fill, a generic after linalg-generalize-named-ops), with
+    only view and constant ops in between; then the call can use beta = 0 and skip it."""
     previous = None
     for other in _block_ops(op):
         if other == op:
             break
-        previous = other
-    if previous is None or previous.name != "linalg.fill" or previous.operands[1] != op.operands[2]:
+        if other.name not in _NO_MEMORY_EFFECT:
+            previous = other
+    if previous is None or not len(previous.operands) or \
+            previous.operands[len(previous.operands) - 1] != op.operands[2]:
+        return None
+    if previous.name == "linalg.generic":
+        body = list(previous.regions[0].blocks[0].operations)
+        if len(previous.operands) != 2 or len(body) != 1 or \
+                body[0].operands[0] != previous.regions[0].blocks[0].arguments[0]:
+            return None
+    elif previous.name != "linalg.fill":
         return None
     value = previous.operands[0].owner
     if not hasattr(value, "attributes") or "value" not in value.attributes:
         return None
     constant = value.attributes["value"]
-    return previous if isinstance(constant, ir.FloatAttr) and constant.value == 0.0 else None
+    return previous if isinstance(constant, (ir.FloatAttr, ir.IntegerAttr)) and constant.value == 0 else None
+
+
+_NO_MEMORY_EFFECT = ("arith.constant", "memref.view", "memref.subview", "memref.extract_strided_metadata",
+                     "memref.extract_aligned_pointer_as_index", "memref.reinterpret_cast", "memref.cast")
 
 
 def _block_ops(op) -> list:
@@ -185,7 +250,8 @@ def _block_ops(op) -> list:
     return []
 
 
-MIN_MNK = 64 * 64 * 64
+MIN_MNK = 1 << 25  # 256 x 256 x 512: below, the packed kernel was faster than the call
+PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when they divide the extents
 
 
 def blas_available() -> bool:
@@ -197,10 +263,44 @@ def blas_available() -> bool:
     return False
 
 
-def blas_rule(c: Contraction, min_mnk: int = MIN_MNK) -> bool:
-    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds."""
+def blas_rule(c: Contraction, min_mnk: int = 0) -> bool:
+    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds
+    (module docstring: the measurements behind MIN_MNK)."""
     return (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM
-            and c.mnk >= min_mnk)
+            and c.mnk >= (min_mnk or MIN_MNK))
+
+
+def compute_type(element: ir.Type) -> ir.Type | None:
+    """The type MLC's packed kernel multiplies and sums in for this element type: f32 for
+    f16/bf16/f32, f64, i32 for i8/i16/i32, i64; None for the others (i1, f8 ...)."""
+    if isinstance(element, ir.FloatType):
+        if element.width == 64:
+            return element
+        if element.width in (16, 32):
+            return ir.F32Type.get()
+        return None
+    if isinstance(element, ir.IntegerType) and element.width in (8, 16, 32, 64):
+        return element if element.width == 64 else ir.IntegerType.get_signless(32)
+    return None
+
+
+def strategy(c: Contraction, register_bits: int = 0, min_mnk: int = 0) -> str:
+    """Operator selection for one contraction: "blas" (an OpenBLAS call), "packed" (MLC's
+    packed GEMM, packed_gemm.py) or "tiled" (mlc-tile-matmul's register tiles, which also
+    fuse an elementwise epilogue, for small matmuls whose extents divide the tile; the
+    generic loop nest for the few element types the packed kernel lacks).
+    The rule and the measurements behind it: module docstring."""
+    if config.blas_enabled() and blas_rule(c, min_mnk) and blas_available():
+        return "blas"
+    compute = compute_type(c.element_type)
+    if compute is None:
+        return "tiled"
+    if isinstance(c.element_type, ir.FloatType) and compute != c.element_type:
+        return "packed"  # f16: only the packed kernel sums in f32
+    small = c.mnk < PACKED_MIN_MNK
+    if small and register_tile(c, register_bits or vector_register_bits()) is not None:
+        return "tiled"
+    return "packed"
 
 
 def blas_takes(c: Contraction) -> bool:
@@ -218,33 +318,40 @@ class Blas(Pass):
     """
 
     name = "mlc-blas"
-    min_mnk: int = MIN_MNK
+    min_mnk: int = 0  # 0 = MIN_MNK
+    register_bits: int = 0  # the packed kernel's vector width; 0 = the target's
+    threads: int = 0  # the packed kernel's threads; 0 = num_threads()
 
     def run(self, module: ir.Operation) -> None:
-        if not config.blas_enabled():
-            return
         candidates = []
 
         def visit(op):
             if op.name == "linalg.generic":
                 c = match_contraction(op)
-                if c is not None and blas_rule(c, self.min_mnk):
-                    candidates.append((op, c))
+                if c is not None:
+                    choice = strategy(c, self.register_bits, self.min_mnk)
+                    if choice in ("blas", "packed"):
+                        candidates.append((op, c, choice))
                 return ir.WalkResult.SKIP
             return ir.WalkResult.ADVANCE
 
         module.walk(visit)
-        if not candidates or not blas_available():
-            return
-        for op, c in candidates:
+        bits = self.register_bits or vector_register_bits()
+        threads = self.threads or num_threads()
+        for op, c, choice in candidates:
             operands = gemm_operands(c, list(op.operands))
             if operands is None:
                 continue
-            name = _GEMM[c.element_type.width]
-            declare_external(module, name, _gemm_type(c.element_type))
             zero_fill = _zero_fill_before(op)
-            with ir.InsertionPoint(op), op.location:
-                _emit_call(name, c, *operands, beta=0.0 if zero_fill is not None else 1.0)
+            if choice == "blas":
+                name = _GEMM[c.element_type.width]
+                declare_external(module, name, _gemm_type(c.element_type))
+                with ir.InsertionPoint(op), op.location:
+                    _emit_call(name, c, *operands, beta=0.0 if zero_fill is not None else 1.0)
+            else:
+                with ir.InsertionPoint(op), op.location:
+                    _emit_packed(c, *operands, beta_zero=zero_fill is not None, register_bits=bits,
+                                 threads=threads)
             op.erase()
             if zero_fill is not None:  # beta = 0 overwrites C: the zeroing pass is not needed
                 zero_fill.erase()

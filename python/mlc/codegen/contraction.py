@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-_FLOAT_BODY = ("arith.mulf", "arith.addf")
+ROWS = 4  # MR of mlc-tile-matmul: output rows per register tile
+_BODIES = (("arith.mulf", "arith.addf"), ("arith.muli", "arith.addi"))
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,10 @@ def _map_dims(attr) -> tuple[int, ...] | None:
 
 
 def _is_multiply_accumulate(op) -> bool:
-    """The body is `yield acc + a * b` (either operand order) on floats, nothing else."""
+    """The body is `yield acc + a * b` (either operand order) on floats or integers, nothing else."""
     block = op.regions[0].blocks[0]
     ops = list(block.operations)
-    if len(ops) != 3 or tuple(o.operation.name for o in ops[:2]) != _FLOAT_BODY:
+    if len(ops) != 3 or tuple(o.operation.name for o in ops[:2]) not in _BODIES:
         return False
     a, b, acc = list(block.arguments)
     mul, add, yield_ = ops
@@ -81,7 +82,7 @@ def _static_extents(op, maps, n_loops) -> tuple[int, ...] | None:
 
 def match_contraction(op) -> Contraction | None:
     """The Contraction a linalg.generic (on tensors or buffers) computes, or None if it is not one
-    float matmul (at least one M, N and K loop; any number of batch loops)."""
+    matmul of one element type (at least one M, N and K loop; any number of batch loops)."""
     if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_multiply_accumulate(op):
         return None
     maps = [_map_dims(a) for a in op.attributes["indexing_maps"]]
@@ -111,3 +112,23 @@ def match_contraction(op) -> Contraction | None:
 
     return Contraction(in_order(roles["m"], out), in_order(roles["n"], out), in_order(roles["k"], lhs),
                        tuple(roles["batch"]), extents, lhs, rhs, out, types.pop())
+
+
+def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
+    """Loop tile sizes (batch 1, M ROWS, N two vector registers, K whole) for a single-loop
+    M, N, K contraction whose tiles divide the extents; None otherwise (left to the
+    generic path)."""
+    if len(c.m) != 1 or len(c.n) != 1 or len(c.k) != 1:
+        return None
+    width = getattr(c.element_type, "width", None)
+    if not width or width % 8:
+        return None
+    lanes = 2 * register_bits // width  # two registers per row: 8 accumulators hide the FMA latency
+    m, n = c.m[0], c.n[0]
+    if c.extents[m] % ROWS or c.extents[n] % lanes or c.out_dims[-1] != n:
+        return None  # a partial tile would need masks; the generic path handles it
+    sizes = [0] * len(c.extents)
+    for b in c.batch:
+        sizes[b] = 1
+    sizes[m], sizes[n] = ROWS, lanes
+    return tuple(sizes)

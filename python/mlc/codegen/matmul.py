@@ -1,5 +1,6 @@
-"""Pass `mlc-tile-matmul`: a matmul that is not a BLAS call becomes register-tiled vector
-code: the output in MR x NR tiles held in vector registers for the whole K loop.
+"""Pass `mlc-tile-matmul`: a small matmul becomes register-tiled vector code: the output
+in MR x NR tiles held in vector registers for the whole K loop, its elementwise epilogue
+fused. (Bigger ones are left for mlc-blas: an OpenBLAS call or MLC's packed GEMM.)
 
     linalg.generic {acc + a * b} ins(%a : tensor<MxKxf32>, %b : tensor<KxNxf32>) outs(%c)
   ->
@@ -15,9 +16,13 @@ It runs on tensors, before bufferization, because that is where the accumulator 
 hoisted out of the K loop safely (`transform.loop.hoist_loop_invariant_subsets`: on
 buffers, the output and the inputs might alias). A 4 x 16 f32 tile (two registers per
 row) is 8 independent accumulators, enough to hide the FMA latency; the broadcast A
-values and the B row take 6 of the remaining registers. Matmuls mlc-blas will take (see blas.blas_takes) are left alone; integer matmuls, small
-ones, and all of them under MLC_BLAS=0 come here. Not done (yet): packing A and B into
-tile-contiguous panels (IREE's mmt4d), which the largest sizes would need for cache reuse.
+values and the B row take 6 of the remaining registers. Which matmuls come here is
+blas.strategy's rule ("tiled": below 2^22 when the tile divides the extents) plus those
+up to EPILOGUE_TILED_MAX_MNK with a fusible epilogue; the others are packed (packed_gemm.py:
+A and B in register-tile panels, for cache reuse) or called in OpenBLAS by mlc-blas.
+
+Before tiling, a matmul operand that only broadcasts along batch dims is replaced by its
+source (fold_broadcast_operands): numpy's (b, m, k) @ (k, n) becomes one GEMM of b*m rows.
 (Upstream's transfer_permutation_patterns are not applied: on a square tile, 4x4 f64,
 they mis-transposed the broadcast A read: wrong results, caught by test_matmul.py.)
 """
@@ -29,8 +34,8 @@ from dataclasses import dataclass
 from mlir import ir
 
 from ..transforms.pass_base import Pass
-from .blas import blas_takes
-from .contraction import Contraction, match_contraction
+from .blas import compute_type, strategy
+from .contraction import ROWS, Contraction, match_contraction, register_tile
 from .parallel import worth_parallel
 from .target import num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
@@ -38,27 +43,6 @@ from .transform_script import apply_transform_script, drop_attributes
 _TAG = "mlc.tile_matmul"
 _EPILOGUE = "mlc.tile_epilogue"
 _INIT = "mlc.tile_init"
-ROWS = 4  # MR: output rows per register tile
-
-
-def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
-    """Loop tile sizes (batch 1, M ROWS, N two vector registers, K whole) for a single-loop
-    M, N, K contraction whose tiles divide the extents; None otherwise (left to the
-    generic path)."""
-    if len(c.m) != 1 or len(c.n) != 1 or len(c.k) != 1:
-        return None
-    width = getattr(c.element_type, "width", None)
-    if not width or width % 8:
-        return None
-    lanes = 2 * register_bits // width  # two registers per row: 8 accumulators hide the FMA latency
-    m, n = c.m[0], c.n[0]
-    if c.extents[m] % ROWS or c.extents[n] % lanes or c.out_dims[-1] != n:
-        return None  # a partial tile would need masks; the generic path handles it
-    sizes = [0] * len(c.extents)
-    for b in c.batch:
-        sizes[b] = 1
-    sizes[m], sizes[n] = ROWS, lanes
-    return tuple(sizes)
 
 
 @dataclass(frozen=True)
@@ -169,6 +153,88 @@ module attributes {{transform.with_named_sequence}} {{
 """
 
 
+def _pure_broadcast(value: ir.Value):
+    """(source, positions) when `value` is a linalg.generic that only broadcasts its one
+    input (the body yields the input; the input map keeps some output dims in order, the
+    output map is the identity): output dims `positions` are the source's dims."""
+    owner = value.owner
+    op = owner.operation if isinstance(owner, (ir.OpView, ir.Operation)) else None
+    if op is None or op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    body = list(op.regions[0].blocks[0].operations)
+    if len(body) != 1 or body[0].operands[0] != op.regions[0].blocks[0].arguments[0]:
+        return None
+    if any("parallel" not in str(it) for it in op.attributes["iterator_types"]):
+        return None
+    in_map, out_map = (ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"])
+    if out_map != ir.AffineMap.get_identity(out_map.n_dims) or not in_map.is_projected_permutation:
+        return None
+    positions = [ir.AffineDimExpr(e).position for e in in_map.results]
+    if positions != sorted(positions) or len(positions) == out_map.n_dims:
+        return None
+    source = op.operands[0]
+    if not isinstance(source.type, ir.RankedTensorType):
+        return None
+    return source, positions
+
+
+def fold_broadcast_operands(module: ir.Operation) -> None:
+    """`x @ broadcast(W)` -> the contraction reads W itself: a matmul operand that only
+    broadcasts along batch dims (numpy's matmul of a (b, m, k) by a (k, n) broadcasts W to
+    (b, k, n)) is replaced by its source, and its batch loops become M (or N) loops of the
+    other operand. The batch folds into one GEMM of b*m rows when the rows are contiguous,
+    and W is neither copied b times nor packed b times."""
+    folds = []
+
+    def visit(op):
+        if op.name == "linalg.generic":
+            c = match_contraction(op)
+            if c is not None and c.batch:
+                for i in (0, 1):
+                    found = _pure_broadcast(op.operands[i])
+                    if found is None:
+                        continue
+                    source, positions = found
+                    dims = c.lhs_dims if i == 0 else c.rhs_dims
+                    dropped = [d for j, d in enumerate(dims) if j not in positions]
+                    if all(d in c.batch for d in dropped):
+                        folds.append((op, i, source, [dims[j] for j in positions]))
+                        break
+            return ir.WalkResult.SKIP if op.name == "linalg.generic" else ir.WalkResult.ADVANCE
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    for op, i, source, dims in folds:
+        broadcast = op.operands[i].owner
+        maps = list(op.attributes["indexing_maps"])
+        n_loops = ir.AffineMapAttr(maps[0]).value.n_dims
+        maps[i] = ir.AffineMapAttr.get(ir.AffineMap.get(n_loops, 0, [ir.AffineDimExpr.get(d) for d in dims]))
+        op.operands[i] = source
+        op.attributes["indexing_maps"] = ir.ArrayAttr.get(maps)
+        if not list(broadcast.results[0].uses):
+            init = broadcast.operands[1].owner
+            broadcast.operation.erase()
+            if isinstance(init, (ir.OpView, ir.Operation)) and init.operation.name == "tensor.empty" \
+                    and not list(init.results[0].uses):
+                init.operation.erase()
+
+
+# With an elementwise epilogue (bias, activation) the register tiles keep the product in
+# registers through it, one loop nest; up to this size that matched or beat the packed
+# kernel plus a separate epilogue loop (benchmarks/results/gemm.md, "epilogue" table).
+EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
+
+
+def _tiles(op, c: Contraction, bits: int) -> bool:
+    """Whether this pass register-tiles the contraction (blas.strategy says "tiled"; or
+    "packed" but it has a fusible epilogue and is at most EPILOGUE_TILED_MAX_MNK)."""
+    choice = strategy(c, bits)
+    if choice == "tiled":
+        return True
+    return (choice == "packed" and c.mnk <= EPILOGUE_TILED_MAX_MNK and compute_type(c.element_type) == c.element_type
+            and elementwise_epilogue(op, c) is not None)
+
+
 def _single_user(value: ir.Value):
     users = [use.owner.operation for use in value.uses]
     return users[0] if len(users) == 1 else None
@@ -198,8 +264,8 @@ def elementwise_epilogue(op, c: Contraction):
 
 @dataclass(frozen=True)
 class TileMatmul(Pass):
-    """Register-tiles and vectorizes the matmuls mlc-blas will not take (on tensors), with
-    their elementwise epilogue fused into the same loop nest.
+    """Register-tiles and vectorizes small matmuls (on tensors), with their elementwise
+    epilogue fused into the same loop nest; reads broadcast matmul operands unbroadcast.
 
     Expects: linalg on tensors. Produces: scf.for loops over vector ops with the output
     tile in registers across the K loop, for every contraction `register_tile` accepts.
@@ -210,6 +276,7 @@ class TileMatmul(Pass):
     threads: int = 0  # > 1 shares the M tiles between threads; 0 = num_threads()
 
     def run(self, module: ir.Operation) -> None:
+        fold_broadcast_operands(module)
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
         plans: list[_Plan] = []
@@ -218,7 +285,7 @@ class TileMatmul(Pass):
         def visit(op):
             if op.name == "linalg.generic":
                 c = match_contraction(op)
-                sizes = register_tile(c, bits) if c is not None and not blas_takes(c) else None
+                sizes = register_tile(c, bits) if c is not None and _tiles(op, c, bits) else None
                 if sizes is not None:
                     m = c.m[0]
                     tiles = c.extents[m] // ROWS

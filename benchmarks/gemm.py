@@ -1,0 +1,216 @@
+"""GEMM speed: MLC's own packed kernel (CompileOptions(blas=False)) against OpenBLAS called
+from MLC (mlc-blas) and numpy's matmul (the same OpenBLAS), f32 and f64, square and skinny
+shapes, one and two threads. Writes benchmarks/results/gemm.md; blas.py's rule cites it.
+
+    python benchmarks/gemm.py [--quick] [--repeat N]
+
+Each thread count runs in its own process (OpenBLAS reads OPENBLAS_NUM_THREADS when it is
+loaded). With one thread the three versions are timed interleaved, call by call, so a load
+spike from other processes hits all of them alike; with two, each runs its rounds back to
+back after a pause (OpenBLAS's spinning helper thread would otherwise slow the next call); each GFLOP/s number is the best of the rounds
+(the least disturbed call); the ratio columns compare own to
+OpenBLAS by best wall time and by median process CPU time per call (for one thread the
+CPU time does not count the time other processes held the core: the steadiest number on a
+shared machine). Each thread count runs `--repeat` times (default 3) in fresh processes and
+every column is the median over those runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+SQUARE = [64, 128, 256, 512, 1024, 2048]
+SKINNY = [(32, 1024, 1024), (1024, 1024, 32), (1024, 64, 1024), (4096, 256, 64), (8 * 512, 64, 512)]
+F64 = [256, 1024]
+
+
+def measure(threads: int, quick: bool) -> list[dict]:
+    import numpy as np
+
+    import mlc
+    import mlc.codegen.blas as blas
+    from mlc import CompileOptions
+
+    blas.MIN_MNK = 1  # the mlc_blas version calls OpenBLAS at every size (the rule is what is measured)
+    rows = []
+    shapes = [(n, n, n, "f32") for n in SQUARE if not (quick and n > 1024)]
+    shapes += [(m, k, n, "f32") for m, k, n in SKINNY] + [(n, n, n, "f64") for n in F64]
+    rng = np.random.default_rng(0)
+    for m, k, n, dt in shapes:
+        dtype = np.float32 if dt == "f32" else np.float64
+        a, b = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
+        own = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, threads=threads))
+        blas = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=True, threads=threads))
+        fns = {"own": own, "mlc_blas": blas, "numpy": np.matmul}
+        for f in fns.values():
+            f(a, b)
+        flops = 2.0 * m * n * k
+        seconds_per_round = max(flops / 20e9, 1e-4)
+        rounds = max(5, min(41, int(1.5 / seconds_per_round / 3)))
+        if quick:
+            rounds = max(5, rounds // 3)
+        wall = {name: [] for name in fns}
+        cpu = {name: [] for name in fns}
+        def timed(name, f):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            f(a, b)
+            cpu[name].append(time.process_time() - start_cpu)
+            wall[name].append(time.perf_counter() - start)
+
+        if threads == 1:
+            for _ in range(rounds):
+                for name, f in fns.items():
+                    timed(name, f)
+        else:
+            # Two threads: OpenBLAS's helper thread keeps spinning on a core for a while
+            # after each call, which would slow whichever call comes next: each version
+            # runs its rounds back to back, after a pause that lets that thread sleep.
+            for name, f in fns.items():
+                time.sleep(0.3)
+                f(a, b)
+                for _ in range(rounds):
+                    timed(name, f)
+        best = {name: flops / min(v) / 1e9 for name, v in wall.items()}
+        # CPU seconds of the process per call: what one thread computes, whatever else the
+        # machine runs (two threads: includes OpenBLAS's and the async runtime's spinning).
+        cpu_ratio = statistics.median(cpu["mlc_blas"]) / statistics.median(cpu["own"])
+        row = {"m": m, "k": k, "n": n, "dtype": dt, "threads": threads, "rounds": rounds, **best,
+               "own_over_blas": best["own"] / best["mlc_blas"], "own_over_blas_cpu": cpu_ratio}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def tiled_vs_packed() -> list[dict]:
+    """Small f32 matmuls, one thread, BLAS off: mlc-tile-matmul's register tiles against the
+    packed kernel (blas.PACKED_MIN_MNK forced either way); median process CPU time of 10
+    calls, as GFLOP/s."""
+    import numpy as np
+
+    import mlc
+    import mlc.codegen.blas as blas
+    from mlc import CompileOptions
+
+    rows = []
+    for m, k, n in [(16, 16, 16), (32, 32, 64), (64, 64, 64), (128, 128, 128), (256, 256, 256)]:
+        a, b = np.ones((m, k), np.float32), np.ones((k, n), np.float32)
+        row = {"m": m, "k": k, "n": n}
+        saved = blas.PACKED_MIN_MNK
+        for name, threshold in (("tiled", 1 << 62), ("packed", 0)):
+            blas.PACKED_MIN_MNK = threshold
+            f = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, threads=1))
+            f(a, b)
+            samples = []
+            for _ in range(21):
+                start = time.process_time()
+                for _ in range(10):
+                    f(a, b)
+                samples.append((time.process_time() - start) / 10)
+            row[name] = 2.0 * m * n * k / statistics.median(samples) / 1e9
+        blas.PACKED_MIN_MNK = saved
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def epilogue() -> list[dict]:
+    """relu(x @ w + b), one thread, BLAS off: register tiles with the epilogue fused, against
+    the packed kernel and a separate epilogue loop (matmul.EPILOGUE_TILED_MAX_MNK forced)."""
+    import numpy as np
+
+    import mlc
+    import mlc.codegen.matmul as matmul
+    import mlc.nn as nn
+    from mlc import CompileOptions
+
+    rows = []
+    for m, k, n in [(128, 64, 64), (128, 128, 128), (256, 128, 256), (256, 256, 256)]:
+        x, w, b = np.ones((m, k), np.float32), np.ones((k, n), np.float32), np.ones(n, np.float32)
+        row = {"m": m, "k": k, "n": n, "epilogue": True}
+        saved = matmul.EPILOGUE_TILED_MAX_MNK
+        for name, threshold in (("tiled", 1 << 62), ("packed", 0)):
+            matmul.EPILOGUE_TILED_MAX_MNK = threshold
+            f = mlc.jit(lambda x, w, b: nn.relu(x @ w + b), options=CompileOptions(blas=False, threads=1))
+            f(x, w, b)
+            samples = []
+            for _ in range(21):
+                start = time.process_time()
+                for _ in range(10):
+                    f(x, w, b)
+                samples.append((time.process_time() - start) / 10)
+            row[name] = 2.0 * m * n * k / statistics.median(samples) / 1e9
+        matmul.EPILOGUE_TILED_MAX_MNK = saved
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    if "--child" in sys.argv:
+        measure(int(os.environ["MLC_NUM_THREADS"]), quick)
+        return
+    if "--small" in sys.argv:
+        tiled_vs_packed()
+        epilogue()
+        return
+    repeats = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
+    rows = []
+    for threads in (1, 2):
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), MLC_NUM_THREADS=str(threads), MLC_CACHE="0")
+        runs = []
+        for _ in range(repeats):  # separate processes: the median of the runs is reported
+            out = subprocess.run([sys.executable, __file__, "--child"] + (["--quick"] if quick else []),
+                                 env=env, capture_output=True, text=True, check=True).stdout
+            runs.append([json.loads(line) for line in out.splitlines() if line.startswith("{")])
+        for results in zip(*runs):
+            row = dict(results[0])
+            for key in ("own", "mlc_blas", "numpy", "own_over_blas", "own_over_blas_cpu"):
+                row[key] = statistics.median(r[key] for r in results)
+            rows.append(row)
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", MLC_NUM_THREADS="1", MLC_CACHE="0")
+    out = subprocess.run([sys.executable, __file__, "--small"], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    small = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    load = os.getloadavg()
+    lines = ["# GEMM: MLC's packed kernel vs OpenBLAS", "",
+             "`python benchmarks/gemm.py` on an AMD EPYC (2 cores, AVX2 + FMA, no AVX-512; "
+             f"1-minute load average {load[0]:.1f} at the end: the machine was shared with other jobs, "
+             "so absolute numbers are low and noisy; the ratio columns are the comparable numbers: "
+             "one thread interleaves the three versions call by call, two threads run each version "
+             "back to back after a pause, since OpenBLAS's helper thread spins on a core after each call).", "",
+             f"GFLOP/s (best of the interleaved rounds, wall time; median of {repeats} runs); `own` = MLC's packed GEMM "
+             "(`CompileOptions(blas=False)`), `mlc_blas` = MLC calling OpenBLAS (mlc-blas, its size "
+             "rule lowered to 1 so every size is a call), "
+             "`numpy` = numpy.matmul (same OpenBLAS, OPENBLAS_NUM_THREADS = threads).", "",
+             "| M x K x N | dtype | threads | own | mlc_blas | numpy | own / OpenBLAS (wall) | own / OpenBLAS (CPU time) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['m']} x {r['k']} x {r['n']} | {r['dtype']} | {r['threads']} | {r['own']:.1f} | "
+                     f"{r['mlc_blas']:.1f} | {r['numpy']:.1f} | {r['own_over_blas']:.2f} | {r['own_over_blas_cpu']:.2f} |")
+    lines += ["", "## Small matmuls: register tiles (mlc-tile-matmul) or the packed kernel", "",
+              "One thread, BLAS off, GFLOP/s from the median process CPU time of 10 calls "
+              "(`blas.PACKED_MIN_MNK` forced each way).", "",
+              "| M x K x N | tiled | packed |", "|---|---|---|"]
+    lines += [f"| {r['m']} x {r['k']} x {r['n']} | {r['tiled']:.1f} | {r['packed']:.1f} |" for r in small
+              if "epilogue" not in r]
+    lines += ["", "## With an epilogue: relu(x @ w + b)", "",
+              "One thread, BLAS off, GFLOP/s (CPU time): register tiles with the bias and relu "
+              "fused (`tiled`) against the packed kernel and a separate epilogue loop "
+              "(`matmul.EPILOGUE_TILED_MAX_MNK` forced each way).", "",
+              "| M x K x N | tiled + fused | packed + loop |", "|---|---|---|"]
+    lines += [f"| {r['m']} x {r['k']} x {r['n']} | {r['tiled']:.1f} | {r['packed']:.1f} |" for r in small
+              if "epilogue" in r]
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "gemm.md")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

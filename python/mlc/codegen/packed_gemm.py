@@ -1,0 +1,370 @@
+"""MLC's own GEMM: A and B packed into register-tile panels, a register-blocked microkernel,
+cache blocking, threads: the loop structure of BLIS (and IREE's mmt4d), emitted as scf and
+vector ops on buffers.
+
+    for each thread's block of rows (or columns):               (scf.forall: both cores)
+      for jc in N step NC:                 B block: stays in L3 / L2
+        for pc in K step KC:
+          pack B[pc:pc+KC, jc:jc+NC] -> Bp[NC/NR][KC][NR]      (zero padded to full panels)
+          for ic in M step MC:
+            pack A[ic:ic+MC, pc:pc+KC] -> Ap[MC/MR][KC][MR]     (A block: stays in L2)
+            for jr, ir:                    one MR x NR tile of C
+              acc[MR][NR] = 0 in vector registers
+              for p in KC: acc += broadcast(Ap[ir][p][r]) * Bp[jr][p][:]   (MR*NR/lanes FMAs)
+              C[tile] += acc                                    (masked at the edges)
+
+Why packing: the microkernel then reads both operands sequentially from L1 (a B micro-panel
+of KC x NR is 16 KB), whatever the operands' layout or transposition; the register tile
+MR x NR is 6 x 16 f32 on AVX2 (12 accumulators: 2 FMA pipes x 5 cycles of latency plus
+slack; 12 + 2 B registers + 1 broadcast of the 16 ymm registers) and 8 x 32 with 512-bit
+vectors. Packing also widens: f16/bf16 operands are packed as f32 and the products summed
+in f32 (rounded to the result type once per KC block when C is narrower), int8 as int32.
+
+Input: a `Gemm` (operands as 2-D strided views per batch index, from blas.gemm_operands).
+The caller (mlc-blas, the operator-selection pass) decides which contractions come here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import arith, memref, scf, vector
+
+MARK = "mlc.packed_gemm"  # on the A panel buffer of every packed GEMM (for tests and readers of the IR)
+
+
+@dataclass(frozen=True)
+class Blocking:
+    """Register tile MR x NR (NR a multiple of the vector length `lanes`) and cache blocks
+    MC x KC (A, L2), KC x NC (B, L3) for one element type and vector width."""
+
+    mr: int
+    nr: int
+    lanes: int
+    mc: int
+    kc: int
+    nc: int
+
+
+def blocking(compute: ir.Type, register_bits: int) -> Blocking:
+    """The tile and cache blocks: NR two vector registers, MR 6 (16 registers: AVX2) or 8
+    (32 registers: AVX-512); KC so a KC x NR micro-panel of B is 16 KB (half of L1), MC so
+    the A block is about 144 KB (L2 is 512 KB per core on this EPYC), NC large (L3)."""
+    width = compute.width
+    lanes = max(1, register_bits // width)
+    nr = 2 * lanes
+    mr = 8 if register_bits >= 512 else 6
+    kc = max(64, (16384 // (nr * width // 8)) // 4 * 4)
+    mc = max(mr, (147456 // (kc * width // 8)) // mr * mr)
+    return Blocking(mr, nr, lanes, mc, kc, 4096 // nr * nr)
+
+
+def _index(v: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), v)
+
+
+def _min(a, b):
+    return arith.minsi(a, b)
+
+
+def _ceil_div(a, b: int):
+    return arith.divui(arith.addi(a, _index(b - 1)), _index(b))
+
+
+@dataclass
+class Operand:
+    """One matrix of the GEMM: its buffer, the element offset of matrix (0, 0) and the strides
+    of its logical rows and columns (one of them 1, or both for a vector)."""
+
+    value: ir.Value
+    offset: ir.Value
+    row_stride: int
+    col_stride: int
+
+    def view(self, rows: int, cols: int) -> ir.Value:
+        """A 2-D strided memref over the matrix (reinterpret_cast of the base buffer)."""
+        t = ir.MemRefType(self.value.type)
+        meta = memref.extract_strided_metadata(self.value)
+        base = meta[0]
+        dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+        layout = ir.StridedLayoutAttr.get(dyn, [self.row_stride, self.col_stride])
+        result = ir.MemRefType.get([rows, cols], t.element_type, layout, t.memory_space)
+        return memref.reinterpret_cast(result, base, [self.offset], [], [], [dyn], [rows, cols],
+                                       [self.row_stride, self.col_stride])
+
+
+def _convert(value: ir.Value, to: ir.Type) -> ir.Value:
+    """Element (or vector) conversion to the compute type. Integers are sign-extended: the
+    result type is the operands' type (dot_general has one), so the sum is only kept modulo
+    2^width, where sign and zero extension agree (ui8 wraps like numpy's uint8)."""
+    source = value.type
+    s_el = ir.VectorType(source).element_type if isinstance(source, ir.VectorType) else source
+    t_el = ir.VectorType(to).element_type if isinstance(to, ir.VectorType) else to
+    if s_el == t_el:
+        return value
+    if isinstance(t_el, ir.FloatType):
+        if isinstance(s_el, ir.FloatType):
+            return arith.extf(to, value) if s_el.width < t_el.width else arith.truncf(to, value)
+        return arith.sitofp(to, value)
+    if s_el.width < t_el.width:
+        return arith.extsi(to, value)
+    return arith.trunci(to, value)
+
+
+def _narrow(value: ir.Value, to: ir.Type) -> ir.Value:
+    """Compute type -> result element type (a C narrower than the accumulator)."""
+    source = value.type
+    s_el = ir.VectorType(source).element_type if isinstance(source, ir.VectorType) else source
+    t_el = ir.VectorType(to).element_type if isinstance(to, ir.VectorType) else to
+    if s_el == t_el:
+        return value
+    if isinstance(t_el, ir.FloatType):
+        return arith.truncf(to, value)
+    return arith.trunci(to, value)
+
+
+@dataclass
+class GemmProblem:
+    """C[M, N] (+)= A[M, K] B[K, N] over static sizes, in a compute type (the accumulator)."""
+
+    m: int
+    n: int
+    k: int
+    compute: ir.Type
+    register_bits: int
+    threads: int
+    beta_zero: bool  # C is overwritten (its zero fill was dropped) rather than accumulated
+
+
+def _is_float(t: ir.Type) -> bool:
+    return isinstance(t, ir.FloatType)
+
+
+def _mul_add(a, b, acc):
+    """acc + a * b; floats with `contract`, which mlc-fma (hosts with FMA) and LLVM fuse
+    into one FMA: an exported library for a CPU without FMA gets a multiply and an add,
+    not a libm fma call per lane."""
+    if _is_float(ir.VectorType(acc.type).element_type):
+        contract = ir.Attribute.parse("#arith.fastmath<contract>")
+        return arith.addf(acc, arith.mulf(a, b, fastmath=contract), fastmath=contract)
+    return arith.addi(acc, arith.muli(a, b))
+
+
+def _add(a, b):
+    el = ir.VectorType(a.type).element_type
+    return arith.addf(a, b) if _is_float(el) else arith.addi(a, b)
+
+
+def _zero(t: ir.Type) -> ir.Value:
+    if isinstance(t, ir.VectorType):
+        el = t.element_type
+        attr = ir.FloatAttr.get(el, 0.0) if _is_float(el) else ir.IntegerAttr.get(el, 0)
+        return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr))
+    return arith.constant(t, ir.FloatAttr.get(t, 0.0) if _is_float(t) else ir.IntegerAttr.get(t, 0))
+
+
+def _for(lower, upper, step, iter_args=()):
+    """An scf.for; returns (op, iv, args) with the insertion point to be set by the caller."""
+    loop = scf.ForOp(lower if isinstance(lower, ir.Value) else _index(lower),
+                     upper if isinstance(upper, ir.Value) else _index(upper),
+                     step if isinstance(step, ir.Value) else _index(step), list(iter_args))
+    return loop
+
+
+def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
+          panels, tile_minor: bool, tiles_total: int, compute: ir.Type) -> None:
+    """Packs a block of a matrix into tile panels: dst[(panel * kcp + p) * tile + t] =
+    X(t0_block + panel * tile + t, p0_block + p), zero past the matrix and for p in [kc, kcp).
+
+    tile_minor: `src` is indexed [p, t] and t is its unit-stride dimension, so a panel row is
+    one vector copy (masked at the matrix edge); else `src` is indexed [t, p] and the copy is
+    a scalar transpose (MR or NR loads a step, which LLVM schedules). A panel never runs past
+    its block except at the matrix edge: blocks and thread chunks are whole panels.
+    """
+    src_el = ir.MemRefType(src.type).element_type
+    loop_panel = _for(0, panels, 1)
+    with ir.InsertionPoint(loop_panel.body):
+        panel = loop_panel.induction_variable
+        t = arith.addi(t0_block, arith.muli(panel, _index(tile)))
+        base = arith.muli(panel, arith.muli(kcp, _index(tile)))
+        loop_p = _for(0, kc, 1)
+        with ir.InsertionPoint(loop_p.body):
+            p = arith.addi(p0_block, loop_p.induction_variable)
+            dst_at = arith.addi(base, arith.muli(loop_p.induction_variable, _index(tile)))
+            if tile_minor:
+                vt = ir.VectorType.get([tile], src_el)
+                perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
+                v = vector.transfer_read(vt, src, [p, t], perm, _zero(src_el), [tiles_total % tile == 0])
+                vector.store(_convert(v, ir.VectorType.get([tile], compute)), dst, [dst_at])
+            else:
+                zero_c = _zero(compute)
+                for i in range(tile):
+                    ti = arith.addi(t, _index(i)) if i else t
+                    if tiles_total % tile:  # the last panel reads past the matrix: zeros
+                        ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _index(tiles_total))
+                        x = _convert(memref.load(src, [arith.select(ok, ti, _index(0)), p]), compute)
+                        x = arith.select(ok, x, zero_c)
+                    else:
+                        x = _convert(memref.load(src, [ti, p]), compute)
+                    memref.store(x, dst, [arith.addi(dst_at, _index(i)) if i else dst_at])
+            scf.YieldOp([])
+        # Rows p in [kc, kcp): zeros (the microkernel's K loop runs to the padded kcp).
+        loop_z = _for(kc, kcp, 1)
+        with ir.InsertionPoint(loop_z.body):
+            at = arith.addi(base, arith.muli(loop_z.induction_variable, _index(tile)))
+            vector.store(_zero(ir.VectorType.get([tile], compute)), dst, [at])
+            scf.YieldOp([])
+        scf.YieldOp([])
+
+
+def _microkernel(ap, bp, a_base, b_base, kcp, bl: Blocking, compute: ir.Type):
+    """acc[MR][NR/lanes] = sum over p < kcp of broadcast(Ap[a_base + p*MR + r]) * Bp[b_base + p*NR + :].
+    Unrolled by 2 in p (kcp is a multiple of 4)."""
+    vt = ir.VectorType.get([bl.lanes], compute)
+    regs = bl.nr // bl.lanes
+    accs = [_zero(vt) for _ in range(bl.mr * regs)]
+    unroll = 2
+    loop = _for(0, kcp, unroll, accs)
+    with ir.InsertionPoint(loop.body):
+        p = loop.induction_variable
+        acc = list(loop.inner_iter_args)
+        for u in range(unroll):
+            pu = arith.addi(p, _index(u)) if u else p
+            b_at = arith.addi(b_base, arith.muli(pu, _index(bl.nr)))
+            bs = [vector.load(vt, bp, [arith.addi(b_at, _index(j * bl.lanes))]) for j in range(regs)]
+            a_at = arith.addi(a_base, arith.muli(pu, _index(bl.mr)))
+            for r in range(bl.mr):
+                a = memref.load(ap, [arith.addi(a_at, _index(r))])
+                av = vector.broadcast(vt, a)
+                for j in range(regs):
+                    acc[r * regs + j] = _mul_add(av, bs[j], acc[r * regs + j])
+        scf.YieldOp(acc)
+    return list(loop.results)
+
+
+def _update_c(c_view, accs, row, col, bl: Blocking, m_total: int, n_total: int, overwrite, c_el) -> None:
+    """C[row + r, col + j*lanes : +lanes] (+)= acc, rows past M skipped, columns past N
+    masked (vector.transfer_read/write, not in bounds at the edge)."""
+    regs = bl.nr // bl.lanes
+    vt_c = ir.VectorType.get([bl.lanes], c_el)
+    compute_vt = ir.VectorType(accs[0].type)
+    perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
+    cols_in_bounds = n_total % bl.nr == 0
+    for r in range(bl.mr):
+        ri = arith.addi(row, _index(r))
+        guard = None
+        if m_total % bl.mr:
+            cond = arith.cmpi(arith.CmpIPredicate.slt, ri, _index(m_total))
+            guard = scf.IfOp(cond)
+            ip = ir.InsertionPoint(guard.then_block)
+            ip.__enter__()
+        for j in range(regs):
+            cj = arith.addi(col, _index(j * bl.lanes))
+            value = accs[r * regs + j]
+            if overwrite is not True:
+                old = vector.transfer_read(vt_c, c_view, [ri, cj], perm, _zero(c_el), [cols_in_bounds])
+                old = _convert(old, compute_vt)
+                summed = _add(old, value)
+                if overwrite is not False:  # dynamic: first K block with beta = 0 overwrites
+                    summed = arith.select(overwrite, value, summed)
+                value = summed
+            vector.transfer_write(None, _narrow(value, vt_c), c_view, [ri, cj], perm, [cols_in_bounds])
+        if guard is not None:
+            scf.YieldOp([])
+            ip.__exit__(None, None, None)
+
+
+def _forall(count: int, body) -> None:
+    """scf.forall (%t) in (count) on buffers (no shared outputs): mlc-async-parallel runs
+    its iterations on the async runtime's threads."""
+    index = ir.IndexType.get()
+    op = ir.Operation.create(
+        "scf.forall", results=[], operands=[],
+        attributes={"staticLowerBound": ir.DenseI64ArrayAttr.get([0]),
+                    "staticUpperBound": ir.DenseI64ArrayAttr.get([count]),
+                    "staticStep": ir.DenseI64ArrayAttr.get([1]),
+                    "operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 0, 0, 0])},
+        regions=1)
+    block = op.regions[0].blocks.append(index)
+    with ir.InsertionPoint(block):
+        terminator = ir.Operation.create("scf.forall.in_parallel", regions=1)
+        terminator.regions[0].blocks.append()
+    with ir.InsertionPoint(terminator):
+        body(block.arguments[0])
+
+
+def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
+    """At the current insertion point: C (+)= A B for one matrix (no batch), packed and
+    register-tiled, the rows (or columns) split between prob.threads threads."""
+    bl = blocking(prob.compute, prob.register_bits)
+    # Packing reads each operand in its memory order: [t, p] or [p, t] (tile index minor).
+    a_minor = a.row_stride == 1 and a.col_stride != 1  # A stored transposed: M is unit stride
+    a_src = Operand(a.value, a.offset, a.col_stride, 1).view(prob.k, prob.m) if a_minor else a.view(prob.m, prob.k)
+    b_minor = b.col_stride == 1
+    b_src = (b.view(prob.k, prob.n) if b_minor
+             else Operand(b.value, b.offset, b.col_stride, b.row_stride).view(prob.n, prob.k))
+    c_view = c.view(prob.m, prob.n)
+    c_el = ir.MemRefType(c_view.type).element_type
+    # Split rows between threads when there are enough, else columns (skinny M).
+    split_m = prob.m >= prob.n or prob.n < 2 * bl.nr * prob.threads
+    extent, unit = (prob.m, bl.mr) if split_m else (prob.n, bl.nr)
+    units = -(-extent // unit)
+    chunk = -(-units // max(1, min(prob.threads, units))) * unit
+    parts = -(-extent // chunk)
+    rows, cols = (min(prob.m, chunk), prob.n) if split_m else (prob.m, min(prob.n, chunk))
+    kc_max = (min(bl.kc, prob.k) + 3) // 4 * 4
+    mc = min(bl.mc, -(-rows // bl.mr) * bl.mr)
+    nc = min(bl.nc, -(-cols // bl.nr) * bl.nr)
+
+    def body(t):
+        lo = arith.muli(t, _index(chunk)) if t is not None else _index(0)
+        hi = _min(arith.addi(lo, _index(chunk)), _index(extent)) if t is not None else _index(extent)
+        m_lo, m_hi = (lo, hi) if split_m else (_index(0), _index(prob.m))
+        n_lo, n_hi = (_index(0), _index(prob.n)) if split_m else (lo, hi)
+        ap = memref.alloc(ir.MemRefType.get([mc * kc_max], prob.compute), [], [], alignment=64)
+        ap.owner.attributes[MARK] = ir.UnitAttr.get()
+        bp = memref.alloc(ir.MemRefType.get([nc * kc_max], prob.compute), [], [], alignment=64)
+        loop_jc = _for(n_lo, n_hi, nc)
+        with ir.InsertionPoint(loop_jc.body):
+            jc = loop_jc.induction_variable
+            n_panels = _ceil_div(_min(_index(nc), arith.subi(n_hi, jc)), bl.nr)
+            loop_pc = _for(0, prob.k, bl.kc)
+            with ir.InsertionPoint(loop_pc.body):
+                pc = loop_pc.induction_variable
+                kc = _min(_index(bl.kc), arith.subi(_index(prob.k), pc))
+                kcp = arith.muli(_ceil_div(kc, 4), _index(4))
+                if prob.k <= bl.kc or not prob.beta_zero:
+                    overwrite = prob.beta_zero
+                else:  # the first K block overwrites C, the others accumulate
+                    overwrite = arith.cmpi(arith.CmpIPredicate.eq, pc, _index(0))
+                _pack(b_src, bp, jc, pc, kc, kcp, bl.nr, n_panels, b_minor, prob.n, prob.compute)
+                loop_ic = _for(m_lo, m_hi, mc)
+                with ir.InsertionPoint(loop_ic.body):
+                    ic = loop_ic.induction_variable
+                    m_panels = _ceil_div(_min(_index(mc), arith.subi(m_hi, ic)), bl.mr)
+                    _pack(a_src, ap, ic, pc, kc, kcp, bl.mr, m_panels, a_minor, prob.m, prob.compute)
+                    loop_jr = _for(0, n_panels, 1)
+                    with ir.InsertionPoint(loop_jr.body):
+                        jr = loop_jr.induction_variable
+                        loop_ir = _for(0, m_panels, 1)
+                        with ir.InsertionPoint(loop_ir.body):
+                            i_r = loop_ir.induction_variable
+                            a_base = arith.muli(i_r, arith.muli(kcp, _index(bl.mr)))
+                            b_base = arith.muli(jr, arith.muli(kcp, _index(bl.nr)))
+                            accs = _microkernel(ap, bp, a_base, b_base, kcp, bl, prob.compute)
+                            row = arith.addi(ic, arith.muli(i_r, _index(bl.mr)))
+                            col = arith.addi(jc, arith.muli(jr, _index(bl.nr)))
+                            _update_c(c_view, accs, row, col, bl, prob.m, prob.n, overwrite, c_el)
+                            scf.YieldOp([])
+                        scf.YieldOp([])
+                    scf.YieldOp([])
+                scf.YieldOp([])
+            scf.YieldOp([])
+        memref.dealloc(ap)
+        memref.dealloc(bp)
+
+    if parts > 1:
+        _forall(parts, body)
+    else:
+        body(None)
