@@ -17,13 +17,10 @@ carries their backward pass reads.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 from typing import Callable
 
-from mlir import ir
-
 from ..dialects.hlo.ops import OPS
-from ..dialects.hlo.verify import signature_of
+from ..transforms.rule_context import RuleContext  # noqa: F401  (what a rule sees; jvp/vjp build it)
 
 VJP_RULES: dict[str, Callable] = {}
 JVP_RULES: dict[str, Callable] = {}
@@ -84,37 +81,3 @@ def load_rules() -> None:
         _loaded = True
 
 
-@dataclass
-class RuleContext:
-    """What a rule sees: the op, its operands and results, attribute values as Python
-    values, and the walker (for ops with regions, which run a nested walk)."""
-
-    op: ir.Operation
-    walker: object = None
-    _attrs: dict | None = field(default=None, repr=False)
-
-    @property
-    def operands(self) -> list[ir.Value]:
-        return list(self.op.operands)
-
-    @property
-    def results(self) -> list[ir.Value]:
-        return list(self.op.results)
-
-    @property
-    def result(self) -> ir.Value:
-        return self.op.results[0]
-
-    def attr(self, name: str, default=None):
-        """An hlo attribute as a Python value (lists, ints, strings, bools; `padding` as
-        (low, high) pairs), or `default` when the op does not carry it."""
-        if self._attrs is None:
-            self._attrs = signature_of(self.op).attributes if self.op.name.startswith("hlo.") else {}
-        if name not in self._attrs:
-            return default
-        value = self._attrs[name]
-        if name == "padding":
-            import numpy as np
-            flat = [int(v) for v in np.array(ir.DenseIntElementsAttr(value)).reshape(-1)]
-            return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
-        return value

@@ -11,12 +11,12 @@ regions, some value a region reads) is batched. `load_rules()` imports every rul
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from mlir import ir
 
-from ..dialects.hlo.verify import signature_of
+from ..transforms.rule_context import RuleContext as BaseRuleContext
 
 RULES: dict[str, Callable] = {}
 
@@ -62,28 +62,7 @@ def load_rules() -> None:
 
 
 @dataclass
-class RuleContext:
-    """What a rule sees: the op, the batch size, attribute values as Python values, and the
-    walker (ops with regions batch their bodies with a nested walk)."""
+class RuleContext(BaseRuleContext):
+    """What a batching rule sees: the op (see transforms.rule_context) and the batch size."""
 
-    op: ir.Operation
-    size: int
-    walker: object = None
-    _attrs: dict | None = field(default=None, repr=False)
-
-    @property
-    def result(self) -> ir.Value:
-        return self.op.results[0]
-
-    def attr(self, name: str, default=None):
-        """An hlo attribute as a Python value (`padding` as (low, high) pairs)."""
-        if self._attrs is None:
-            self._attrs = signature_of(self.op).attributes if self.op.name.startswith("hlo.") else {}
-        if name not in self._attrs:
-            return default
-        value = self._attrs[name]
-        if name == "padding":
-            import numpy as np
-            flat = [int(v) for v in np.array(ir.DenseIntElementsAttr(value)).reshape(-1)]
-            return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
-        return value
+    size: int = 0

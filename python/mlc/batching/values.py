@@ -10,19 +10,8 @@ from mlir import ir
 
 from ..dialects import hlo
 from ..dialects.hlo.types import tensor_type
+from ..autodiff.values import etype, shape, ttype  # noqa: F401  (the rules' accessors)
 from .registry import Arg
-
-
-def ttype(v: ir.Value) -> ir.RankedTensorType:
-    return ir.RankedTensorType(v.type)
-
-
-def shape(v: ir.Value) -> tuple[int, ...]:
-    return tuple(ttype(v).shape)
-
-
-def etype(v: ir.Value) -> ir.Type:
-    return ttype(v).element_type
 
 
 def batched_type(t: ir.Type, size: int) -> ir.RankedTensorType:

@@ -72,7 +72,7 @@ class Batcher:
                 raise BatchingError(f"vmap of '{op.name}' is not implemented (no batching rule)",
                                     op.location)
             with op.location:
-                outs = rule(RuleContext(op, self.size, self), [self.get(v) for v in op.operands])
+                outs = rule(RuleContext(op, walker=self, size=self.size), [self.get(v) for v in op.operands])
             for old, new in zip(op.results, outs, strict=True):
                 if isinstance(new, Unbatched):
                     self.set(old, new.value, False)
