@@ -122,3 +122,19 @@ def test_output_fusion_is_one_loop_nest(monkeypatch):
     cost = compiled.cost_analysis()
     assert cost["kernels"] == 1 and cost["temp_bytes"] == 0, cost
     np.testing.assert_allclose(compiled(x, w, b), np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("blas", [True, False])
+def test_matmul_epilogue_reading_a_bool_mask(blas):
+    """A causal mask in a register-tiled matmul's epilogue (attention's where(mask, q k^T, -inf)):
+    the tile loop reads the bool operand as a vector, which mlc-bool-to-byte turns into a byte
+    read plus a truncation (it failed to verify: 'requires formal padding and source of the
+    same elemental type')."""
+    rng = np.random.default_rng(5)
+    q = rng.standard_normal((2, 64, 32)).astype(np.float32)
+    k = rng.standard_normal((2, 64, 32)).astype(np.float32)
+    mask = np.tril(np.ones((64, 64), bool))
+    fn = lambda q, k, m: mnp.where(m, q @ mnp.swapaxes(k, -1, -2), -1e9)  # noqa: E731
+    got = mlc.jit(fn, options=mlc.CompileOptions(blas=blas))(q, k, mask)
+    want = np.where(mask, q @ np.swapaxes(k, -1, -2), np.float32(-1e9))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)

@@ -94,7 +94,37 @@ def _truncate_extracted(op: ir.Operation) -> None:
         result.replace_all_uses_except(truncated, truncated.owner.operation)
 
 
+def _truncate_vector_read(op: ir.Operation) -> None:
+    """vector.transfer_read of a byte buffer into vector<...xi1> (a bool operand read by
+    register-tiled code): read bytes (the padding extended to a byte) and truncate the
+    vector, as a scalar load is."""
+    i8 = ir.IntegerType.get_signless(8)
+    result = op.results[0]
+    vector = ir.VectorType(result.type)
+    if _element_type(op.operands[0].type) != i8 or not _is_i1(vector.element_type):
+        return
+    _extend_scalar_operands(op)  # the padding value
+    result.set_type(ir.VectorType.get(vector.shape, i8))
+    with ir.InsertionPoint.after(op):
+        truncated = arith.trunci(vector, result)
+    result.replace_all_uses_except(truncated, truncated.owner.operation)
+
+
+def _extend_vector_write(op: ir.Operation) -> None:
+    """vector.transfer_write of vector<...xi1> into a byte buffer: extui the vector first."""
+    i8 = ir.IntegerType.get_signless(8)
+    value = op.operands[0]
+    if not isinstance(value.type, ir.VectorType) or not _is_i1(ir.VectorType(value.type).element_type) \
+            or _element_type(op.operands[1].type) != i8:
+        return
+    vector = ir.VectorType(value.type)
+    with ir.InsertionPoint(op):
+        op.operands[0] = arith.extui(ir.VectorType.get(vector.shape, i8), value)
+
+
 _SCALAR_BOUNDARY = {
+    "vector.transfer_read": _truncate_vector_read,
+    "vector.transfer_write": _extend_vector_write,
     "tensor.extract": _truncate_extracted,
     "memref.load": _truncate_extracted,
     "memref.store": _extend_scalar_operands,
