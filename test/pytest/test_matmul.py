@@ -316,3 +316,19 @@ def test_transposed_operands_fold_into_the_contraction(case):
     w_stored = np.ascontiguousarray(np.transpose(w, np.argsort(perm_b)))
     f = mlc.jit(lambda x, y: mnp.matmul(mnp.transpose(x, perm_a), mnp.transpose(y, perm_b)))
     np.testing.assert_allclose(f(a_stored, w_stored), a @ w, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("batch,heads,seq", [(2, 2, 256), (2, 8, 128), (1, 2, 64)])
+def test_batched_scores_with_interleaved_batch_dims(batch, heads, seq):
+    """Attention scores from (B, S, H, dh) q and k: batch dims (b, h) sit between the
+    operands' tiled dims in memory. The register tiles read such operands with vector reads
+    that skip a memory dim, which were lowered past the buffer's end (a segfault on the
+    corpus' attention block); they now go to the packed kernel."""
+    rng = np.random.default_rng(seq + heads)
+    q = rng.standard_normal((batch, seq, heads, 64)).astype(np.float32)
+    k = rng.standard_normal((batch, seq, heads, 64)).astype(np.float32)
+    fn = lambda q, k: (mnp.transpose(q, (0, 2, 1, 3)) @ mnp.transpose(k, (0, 2, 3, 1))) * 0.125  # noqa: E731
+    want = (np.transpose(q, (0, 2, 1, 3)) @ np.transpose(k, (0, 2, 3, 1))) * np.float32(0.125)
+    for blas in (True, False):
+        got = mlc.jit(fn, options=mlc.CompileOptions(blas=blas))(q, k)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -114,6 +114,12 @@ def match_contraction(op) -> Contraction | None:
                        tuple(roles["batch"]), extents, lhs, rhs, out, types.pop())
 
 
+def _batch_dims_outer(dims: tuple[int, ...], batch: tuple[int, ...]) -> bool:
+    """Whether every batch loop comes before every other loop in this memory order."""
+    inner = [d in batch for d in dims]
+    return inner == sorted(inner, reverse=True)
+
+
 def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
     """Loop tile sizes (batch 1, M ROWS, N two vector registers, K whole) for a single-loop
     M, N, K contraction whose tiles divide the extents; None otherwise (left to the
@@ -127,6 +133,12 @@ def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
     m, n = c.m[0], c.n[0]
     if c.extents[m] % ROWS or c.extents[n] % lanes or c.out_dims[-1] != n:
         return None  # a partial tile would need masks; the generic path handles it
+    if not all(_batch_dims_outer(dims, c.batch) for dims in (c.lhs_dims, c.rhs_dims, c.out_dims)):
+        # A batch dim between an operand's tiled dims (q of shape (B, S, H, dh) read as
+        # [b, h] x (S, dh)) makes the tile's vector reads skip a memory dim, which the
+        # transfer lowering MLC runs does not handle (it read past the buffer: a segfault
+        # on attention); the packed kernel loops over such batch dims instead.
+        return None
     sizes = [0] * len(c.extents)
     for b in c.batch:
         sizes[b] = 1
