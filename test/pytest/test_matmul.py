@@ -332,3 +332,23 @@ def test_batched_scores_with_interleaved_batch_dims(batch, heads, seq):
     for blas in (True, False):
         got = mlc.jit(fn, options=mlc.CompileOptions(blas=blas))(q, k)
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("blas", [True, False])
+@pytest.mark.parametrize("shape", [(3, 17, 5, 7), (4, 196, 256, 256)])
+def test_shared_weight_with_a_batch_loop_that_cannot_join_m_or_n(blas, shape):
+    """swapaxes(x, 1, 2) @ w (MLP-Mixer's token mixing) and w @ x: the weight's broadcast
+    along the batch is folded away, so the batch loop joins M (N), where it cannot form one
+    strided dimension with the transposed operand's rows; it becomes a batch loop of gemms
+    with the weight read at stride 0 (it was a scalar loop nest: 102 ms against numpy's 2)."""
+    b, p, c, d = shape
+    rng = np.random.default_rng(b * p)
+    x = rng.standard_normal((b, p, c)).astype(np.float32)
+    w = rng.standard_normal((p, d)).astype(np.float32)
+    v = rng.standard_normal((d, p)).astype(np.float32)
+    options = CompileOptions(blas=blas)
+    got = mlc.jit(lambda x, w: mnp.swapaxes(x, 1, 2) @ w, options=options)(x, w)
+    np.testing.assert_allclose(got, np.swapaxes(x, 1, 2) @ w, rtol=1e-4, atol=1e-3)
+    compiled = mlc.jit(lambda v, x: v @ x, options=options).lower(v, x).compile()
+    np.testing.assert_allclose(compiled(v, x), v @ x, rtol=1e-4, atol=1e-3)
+    assert '"reduction"' not in compiled.as_text("codegen")  # a gemm call or the packed kernel

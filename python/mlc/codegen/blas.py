@@ -42,6 +42,8 @@ beta = 0 and the fill is dropped (the packed kernel then overwrites C in its fir
 
 from __future__ import annotations
 
+import dataclasses
+
 import logging
 from dataclasses import dataclass
 
@@ -96,7 +98,8 @@ def _matrix(value: ir.Value, dims: tuple[int, ...], rows: tuple[int, ...], cols:
     col_stride = _group_stride(strides, t.shape, position, cols)
     if row_stride is None or col_stride is None:
         return None
-    batch_strides = tuple(strides[position[b]] for b in batch)
+    # A batch loop the operand lacks (a weight broadcast along the batch) has stride 0.
+    batch_strides = tuple(strides[position[b]] if b in position else 0 for b in batch)
     if col_stride == 1:
         return _Matrix(value, False, max(row_stride, 1), batch_strides)
     if row_stride == 1:
@@ -124,6 +127,27 @@ def gemm_operands(c: Contraction, operands) -> tuple[_Matrix, _Matrix, _Matrix, 
     if a is None or b is None or out_matrix is None or out_matrix.transposed:
         return None
     return a, b, out_matrix, m, n
+
+
+def gemm_plan(c: Contraction, operands) -> tuple[Contraction, tuple] | None:
+    """The contraction as a loop of gemms, and gemm_operands for it. A loop in M or N that
+    only one operand has (x(b, k, m) @ w(k, n) after mlc-tile-matmul folded w's broadcast
+    along b: b joins M) may not form one strided matrix dimension with the others; then the
+    outer loops of that group become batch loops (w read with stride 0 along them)."""
+    found = gemm_operands(c, operands)
+    if found is not None:
+        return c, found
+    for _ in range(len(c.m) + len(c.n)):
+        if len(c.m) > 1:
+            c = dataclasses.replace(c, m=c.m[1:], batch=c.batch + c.m[:1])
+        elif len(c.n) > 1:
+            c = dataclasses.replace(c, n=c.n[1:], batch=c.batch + c.n[:1])
+        else:
+            return None
+        found = gemm_operands(c, operands)
+        if found is not None:
+            return c, found
+    return None
 
 
 def _gemm_type(element: ir.Type) -> ir.FunctionType:
@@ -339,9 +363,10 @@ class Blas(Pass):
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
         for op, c, choice in candidates:
-            operands = gemm_operands(c, list(op.operands))
-            if operands is None:
+            plan = gemm_plan(c, list(op.operands))
+            if plan is None:
                 continue
+            c, operands = plan
             zero_fill = _zero_fill_before(op)
             if choice == "blas":
                 name = _GEMM[c.element_type.width]
