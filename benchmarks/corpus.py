@@ -689,38 +689,37 @@ _BCAST = ("`x @ W` on a 3-D x keeps hlo.broadcast_in_dim(W) and a batched dot_ge
           "to stall on this host)")
 NOTES: dict[str, str] = {
     "mlp_block": f"{_BLAS}; cost 2.16 GFLOP = nominal (no recompute), 5 kernels, tanh-GELU a separate "
-                 "loop pass over the 512x2048 hidden (not a GEMM epilogue)",
-    "attention": "mostly OpenBLAS stalls (0.99x numpy, 0.96x jax with OPENBLAS_NUM_THREADS=1); what MLC adds: "
-                 f"{_BCAST} (Wqkv to 2x512x1536, Wo to 2x512x512), and the softmax over the 2x8x256x256 scores "
-                 "is 4 kernels (max, exp, sum, divide): 11 kernels, 45 MB read for 4 MB of inputs",
-    "decoder_block": "OpenBLAS stalls (1.05x numpy, 1.12x jax with OPENBLAS_NUM_THREADS=1); "
-                     f"{_BCAST}; 4-kernel softmax, each layer norm 4 row kernels: 16 kernels, 73 MB read",
+                 "loop pass over the 512x2048 hidden (not a GEMM epilogue: the GEMM is an OpenBLAS call)",
+    "attention": "at parity within this host's noise (0.96x numpy, 0.99x jax here; 0.99x and 0.94x in the run an "
+                 "hour earlier): 10 kernels, its 4 big GEMMs the same OpenBLAS calls numpy makes (the weight of "
+                 "`x @ W` on a 3-D x is no longer copied per batch: the batch folds into M), the masked scores "
+                 "and p @ v on MLC's packed kernel",
+    "decoder_block": "within noise of the rule: the attention block's GEMMs plus two layer norms (4 row kernels "
+                     "each, one row loop)",
     "swiglu_ffn": _BLAS,
     "resnet_basic": "each 3x3 conv is an im2col copy (3136x1152) plus one OpenBLAS GEMM, numpy eager's own "
                     "strategy (hence parity with numpy); jax.jit runs Eigen's spatial convolution without im2col",
     "resnet_bottleneck": "each conv is an im2col copy (for the 3x3) plus one OpenBLAS GEMM, numpy eager's "
-                         "strategy (hence parity with numpy); jax.jit runs Eigen's spatial convolution, "
-                         "no im2col; 12 kernels",
-    "mixer_block": "OpenBLAS stalls (1.22x numpy, 1.27x jax with OPENBLAS_NUM_THREADS=1); "
-                   f"{_BCAST}: up to 16 small GEMM calls per call where jax.jit makes 4, and both swapaxes "
-                   "materialized",
+                         "strategy (hence parity with numpy); IREE and jax.jit convolve directly, no im2col; "
+                         "12 kernels",
+    "mixer_block": "its token-mixing matmul swapaxes(x, 1, 2) @ W ran as a scalar loop nest until this run (102 ms "
+                   "alone; now a loop of 4 OpenBLAS calls, 2.5 ms); what is left: two layer norms of 4 kernels "
+                   "each and OpenBLAS's threading on small GEMMs",
     "lstm_cell": f"{_BLAS} (2 GEMMs 64x256x2048 and 64x512x2048, numpy makes the same 2 calls and "
                  "takes the same time)",
     "gru_cell": f"{_BLAS} (2 GEMMs, the same 2 calls as numpy eager, same time)",
-    "embedding": "hlo.gather is left out of fusion: the 16x256x512 gathered rows go to an 8.4 MB temporary "
-                 "that the x*sqrt(D)+pos loop reads back (16.8 MB written for an 8.4 MB result) and the ids "
-                 "get their own index-normalising kernel (3 kernels); jax.jit fuses gather and epilogue",
+    "embedding": "gather, * sqrt(D) and + positions are one kernel since multi-output/gather fusion (cost: 2 "
+                 "kernels, 8.9 MB read, 8.4 MB written: one pass); the remaining 2x to jax.jit is not yet "
+                 "explained (suspect: the fused gather loop's per-element index arithmetic and scalar loads)",
     "softmax_xent": "the 512x8192 log_softmax is materialized (16.8 MB written) before the 512-element "
-                    "gather picks the labels: 7 kernels, 67 MB read for 16.8 MB of logits; jax.jit fuses "
-                    "the gather's elementwise operand",
-    "adam_update": "two loop passes instead of one multi-output fusion: (m', v'), then w' reads m', v' back "
-                   "(cost: 58.7 MB read against 33.5 MB for one pass) plus 2 scalar kernels for the bias "
-                   "corrections",
-    "patch_embed": f"{_BCAST}: here W to 8x768x384 (9.4 MB copied per call) and 8 GEMMs of 196x768x384 "
-                   "after the separate patchify pass, instead of one 1568x768x384 GEMM; 0.90x numpy even "
-                   "with OPENBLAS_NUM_THREADS=1",
+                    "gather picks the labels; jax.jit fuses the gather's elementwise operand",
+    "adam_update": "one multi-output kernel since this run (w', m', v' written in one pass: 33.5 MB read, was "
+                   "58.7 MB) plus 2 scalar kernels for the bias corrections; memory-bound, within noise of "
+                   "IREE (1.07x IREE in the run an hour earlier)",
+    "patch_embed": "patchify is a transpose copy, then one GEMM (the batch folds into M)",
     "rmsnorm": "one row kernel (cost: 1 kernel, 50.9 MB read); memory-bound",
-    "depthwise_separable": "depthwise conv in generated code, pointwise conv one OpenBLAS GEMM",
+    "depthwise_separable": "depthwise conv in generated code, pointwise conv one OpenBLAS GEMM; IREE's "
+                           "direct convolution is 1.6-3x faster (not yet profiled)",
 }
 
 # Cliffs found while investigating the table and the random chains (not a row of either).
