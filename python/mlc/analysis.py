@@ -13,7 +13,7 @@ from mlir import ir
 
 from .codegen.row_fusion import TAG as ROW_FUSION
 from .abi import SCRATCH_ATTR
-from .dialects.hlo.types import byte_size
+from .dialects.hlo.types import byte_size, element_bytes
 
 _NOT_KERNELS = {"linalg.yield", "linalg.index"}
 
@@ -40,11 +40,6 @@ def _flops(op) -> int:
     return per_iteration * math.prod(_loop_ranges(op))
 
 
-def _element_bytes(element_type: ir.Type) -> int:
-    width = getattr(element_type, "width", 64)
-    return max(1, (width + 7) // 8)
-
-
 def _body_load_bytes(op) -> int:
     """Bytes a linalg.generic loads inside its body (a fused gather reads rows at computed
     positions, not through an operand): per load, element size x iterations, capped at the
@@ -56,7 +51,7 @@ def _body_load_bytes(op) -> int:
     for inner in op.regions[0].blocks[0].operations:
         if inner.operation.name == "memref.load":
             source = ir.MemRefType(inner.operands[0].type)
-            total += min(_element_bytes(source.element_type) * iterations,
+            total += min(element_bytes(source.element_type) * iterations,
                          byte_size(source) if source.has_static_shape else iterations)
     return total
 

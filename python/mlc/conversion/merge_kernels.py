@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ..transforms.hlo_fuse import top_level
+
 _GENERIC = "linalg.generic"
 
 
@@ -58,17 +60,10 @@ def _num_inputs(op) -> int:
 
 def _top_level_users(op, block_position: dict) -> list[int]:
     """Positions (in the function block) of every op that uses a result of `op`."""
-    positions = []
-    for r in op.results:
-        for use in r.uses:
-            user = use.owner.operation if hasattr(use.owner, "operation") else use.owner
-            while user.parent is not None and user.parent.operation.name != "func.func":
-                user = user.parent.operation
-            positions.append(block_position.get(user, -1))
-    return positions
+    return [block_position.get(top_level(use.owner.operation), -1) for r in op.results for use in r.uses]
 
 
-def _merge(first, second, block) -> ir.Operation:
+def _merge(first, second) -> ir.Operation:
     """One generic computing `first`'s and `second`'s results; `second`'s inputs that are
     `first`'s results (read through the identity map) become the values `first`'s body
     yields. Placed at `second`, which must come after `first`."""
@@ -123,11 +118,10 @@ def _merge(first, second, block) -> ir.Operation:
     return merged
 
 
-def _can_merge(first, second, position: dict) -> bool:
+def _can_merge(first, second, position: dict, shapes: dict) -> bool:
     """`first` before `second`, same parallel identity-written space, no other use of
     `first` between them, and `second` reads `first`'s results only elementwise (identity)."""
-    shape = _parallel_identity(first)
-    if shape is None or shape != _parallel_identity(second):
+    if shapes[first] != shapes[second]:
         return False
     if _maps(first)[0].n_dims != _maps(second)[0].n_dims:
         return False
@@ -143,8 +137,8 @@ def _can_merge(first, second, position: dict) -> bool:
 
 
 def merge_kernels(fn) -> int:
-    """Merges generics in `fn`'s body (producer-consumer first, then siblings); returns how
-    many merges happened."""
+    """Merges generics in `fn`'s body, each with the nearest earlier one it consumes from or
+    shares an input with, until none merges; returns how many merges happened."""
     block = fn.regions[0].blocks[0]
     merges = 0
     changed = True
@@ -152,15 +146,16 @@ def merge_kernels(fn) -> int:
         changed = False
         ops = [o.operation for o in block.operations]
         position = {op: i for i, op in enumerate(ops)}
-        generics = [op for op in ops if _parallel_identity(op) is not None]
+        shapes = {op: _parallel_identity(op) for op in ops}  # (None: not mergeable)
+        generics = [op for op in ops if shapes[op] is not None]
         for i, second in enumerate(generics):
             for first in reversed(generics[:i]):
                 consumer = any(v.owner == first for v in second.operands
                                if isinstance(v.owner, (ir.Operation, ir.OpView)))
                 if not consumer and not _siblings(first, second):
                     continue
-                if _can_merge(first, second, position):
-                    _merge(first, second, block)
+                if _can_merge(first, second, position, shapes):
+                    _merge(first, second)
                     merges += 1
                     changed = True
                     break

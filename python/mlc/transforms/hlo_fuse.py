@@ -174,7 +174,7 @@ def all_users_inside(op, members: set) -> bool:
     return all(use.owner in members for r in op.results for use in r.uses)
 
 
-def _top_level(op):
+def top_level(op):
     """The op of the function body that holds `op` (itself, or the region op around it)."""
     while op.parent is not None and op.parent.operation.name != "func.func":
         op = op.parent.operation
@@ -188,7 +188,7 @@ def used_only_after(producer, members: set, position: dict, root) -> bool:
     writes p once instead of a second kernel reading it back. No user before the root, so
     none of them can feed the group (no cycle) and the call can sit at the root's place."""
     last = position[root]
-    return all(use.owner in members or position.get(_top_level(use.owner.operation), -1) > last
+    return all(use.owner in members or position.get(top_level(use.owner.operation), -1) > last
                for r in producer.results for use in r.uses)
 
 
@@ -301,9 +301,7 @@ def _downstream(group: Group) -> set:
     seen, pending = set(), [r for root in group.roots for r in root.results]
     while pending:
         for use in pending.pop().uses:
-            user = use.owner.operation
-            while user.parent is not None and user.parent.operation.name != "func.func":
-                user = user.parent.operation  # a use inside a region counts as its top-level op
+            user = top_level(use.owner.operation)  # a use inside a region counts as its top-level op
             if user not in seen:
                 seen.add(user)
                 pending.extend(user.results)
@@ -329,9 +327,7 @@ def siblings_can_merge(a: Group, b: Group, position: dict, max_size: int,
         for root in g.roots:
             for r in root.results:
                 for use in r.uses:
-                    user = use.owner.operation
-                    while user.parent is not None and user.parent.operation.name != "func.func":
-                        user = user.parent.operation
+                    user = top_level(use.owner.operation)
                     if user not in inside and position.get(user, call_site + 1) <= call_site:
                         return False
     return True

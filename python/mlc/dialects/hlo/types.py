@@ -83,13 +83,17 @@ def shape_str(shape) -> str:
     return "x".join(str(d) for d in shape) if len(shape) else "scalar"
 
 
+def element_bytes(et: ir.Type) -> int:
+    """Bytes of one element as stored (i1 counts as one byte; other types as 8)."""
+    width = ir.FloatType(et).width if isinstance(et, ir.FloatType) else \
+        ir.IntegerType(et).width if isinstance(et, ir.IntegerType) else 64
+    return max(width // 8, 1)
+
+
 def byte_size(t: ir.Type) -> int:
     """Bytes of a statically shaped tensor or memref (i1 counts as one byte, as stored)."""
     shaped = ir.ShapedType(t)
-    et = shaped.element_type
-    width = ir.FloatType(et).width if isinstance(et, ir.FloatType) else \
-        ir.IntegerType(et).width if isinstance(et, ir.IntegerType) else 64
     n = 1
     for d in shaped.shape:
         n *= d
-    return n * max(width // 8, 1)
+    return n * element_bytes(shaped.element_type)
