@@ -41,6 +41,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-unroll-budget": "mlc.conversion.unroll_budget:UnrollBudget",
     "mlc-loop-annotations": "mlc.conversion.loop_annotations:LoopAnnotations",
     "mlc-inline-budget": "mlc.conversion.inline_budget:InlineBudget",
+    "mlc-llvm-linkage": "mlc.conversion.llvm_linkage:LlvmLinkage",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
     "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",

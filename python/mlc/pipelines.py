@@ -31,6 +31,7 @@ from .conversion.distinct_results import DistinctResults
 from .conversion.fuse_kernels import FuseKernels
 from .conversion.hlo_to_linalg import HloToLinalg
 from .conversion.inline_budget import InlineBudget
+from .conversion.llvm_linkage import LlvmLinkage
 from .conversion.preallocate_temporaries import PreallocateTemporaries
 from .conversion.readonly_arguments import ReadonlyArguments
 from .conversion.signless import Signless
@@ -139,6 +140,8 @@ def llvm_passes() -> list[Pass]:
         # inlining them everywhere would blow up the module; loop marks go where LLVM reads them.
         InlineBudget(),
         LoopAnnotations(),
+        # Each body compiled once: no copy per JIT wrapper (LLVM's codegen is most of a compile).
+        LlvmLinkage(),
     ]
 
 

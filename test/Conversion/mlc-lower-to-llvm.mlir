@@ -2,9 +2,10 @@
 
 // Results become caller-allocated out-params; the C interface wrapper is emitted; nothing
 // but the llvm dialect remains. The CPU strategies ran: tanh is a call of the vector
-// approximation (no libm tanhf), an alwaysinline function of vector arithmetic.
+// approximation (no libm tanhf), an alwaysinline function of vector arithmetic, internal
+// to the module; the entry's body stays called from its wrappers (mlc-llvm-linkage).
 // CHECK-LABEL: llvm.func @dps_result
-// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK-SAME: attributes {llvm.emit_c_interface, passthrough = ["noinline"]}
 // CHECK-NOT: llvm.call @malloc
 // CHECK-NOT: tanhf
 // CHECK: llvm.call @__mlc_tanh_v8f32({{.*}}) : (vector<8xf32>) -> vector<8xf32>
@@ -12,7 +13,7 @@
 // CHECK-LABEL: llvm.func @_mlir_ciface_dps_result
 // CHECK-NOT: linalg.
 // CHECK-NOT: memref.
-// CHECK-LABEL: llvm.func @__mlc_tanh_v8f32
+// CHECK-LABEL: llvm.func internal @__mlc_tanh_v8f32
 // CHECK-SAME: passthrough = ["alwaysinline"]
 // CHECK: llvm.intr.fabs({{.*}}) : (vector<8xf32>) -> vector<8xf32>
 func.func @dps_result(%a: tensor<8xf32>) -> tensor<8xf32> {
