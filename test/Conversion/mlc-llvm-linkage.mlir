@@ -24,15 +24,22 @@ llvm.func @_mlir_ciface_main(%x: f32) -> f32 attributes {llvm.emit_c_interface} 
 
 // -----
 
-// Declarations (external symbols) keep their linkage; a public function without a C
-// interface is left to LLVM's inliner; a function already marked keeps its marks.
+// Declarations (external symbols) keep their linkage, and so does a private function
+// LLVM does not inline (internal, -O2's interprocedural passes would work on it); a public
+// function without a C interface is left to LLVM's inliner; a function already marked
+// keeps its marks.
 // CHECK-LABEL: llvm.func @expf
+// CHECK-NOT: internal
+// CHECK-LABEL: llvm.func @main_part_0
 // CHECK-NOT: internal
 // CHECK-LABEL: llvm.func @plain
 // CHECK-NOT: passthrough
 // CHECK-LABEL: llvm.func @marked
 // CHECK-SAME: passthrough = ["noinline"]
 llvm.func @expf(f32) -> f32 attributes {sym_visibility = "private"}
+llvm.func @main_part_0(%x: f32) -> f32 attributes {passthrough = ["noinline"], sym_visibility = "private"} {
+  llvm.return %x : f32
+}
 llvm.func @plain(%x: f32) -> f32 {
   %0 = llvm.call @expf(%x) : (f32) -> f32
   llvm.return %0 : f32

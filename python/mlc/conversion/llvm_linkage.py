@@ -9,13 +9,17 @@ register allocation, most of a small program's compile, ran four times over. Mea
 softmax f32[256, 512]: the engine's compile 0.165 s -> 0.047 s, the object code 8.8 -> 2.1 KB,
 the same machine code for the body. Two rules, on the LLVM dialect:
 
-    llvm.func @h(...) {sym_visibility = "private"} { body }
+    llvm.func @h(...) {sym_visibility = "private", passthrough = ["alwaysinline"]} { body }
         -> llvm.func internal @h(...)    (no wrapper; dropped once inlined everywhere)
 
     llvm.func @f(...) {llvm.emit_c_interface} { body }      (f not a C interface itself)
         -> passthrough += ["noinline"]   (its wrappers call it; the body is compiled once)
 
-One call per program run is the cost of the second rule.
+One call per program run is the cost of the second rule. Only helpers LLVM inlines become
+internal: internal linkage also opens a function to -O2's interprocedural passes (argument
+promotion, IPSCCP, dead-argument elimination over every call site), and on the
+`noinline` pieces of mlc-split-functions that made a function returning 200 arrays compile
+in 11.0 s instead of 4.6 s.
 """
 
 from __future__ import annotations
@@ -38,8 +42,8 @@ def _is_definition(op: ir.Operation) -> bool:
 
 @dataclass(frozen=True)
 class LlvmLinkage(Pass):
-    """Private function definitions get internal linkage; public ones with a C interface stay
-    called from their wrappers (`noinline`).
+    """Private `alwaysinline` definitions get internal linkage; public ones with a C interface
+    stay called from their wrappers (`noinline`).
 
     Expects: the LLVM dialect. Produces: the same functions with `linkage` and `passthrough`
     attributes set; declarations and the C-interface wrappers unchanged.
@@ -55,7 +59,8 @@ class LlvmLinkage(Pass):
                 continue
             attributes = op.attributes
             if "sym_visibility" in attributes and ir.StringAttr(attributes["sym_visibility"]).value == "private":
-                attributes["linkage"] = ir.Attribute.parse(INTERNAL)
+                if "alwaysinline" in _flags(op):
+                    attributes["linkage"] = ir.Attribute.parse(INTERNAL)
             elif (C_INTERFACE_ATTR in attributes
                   and not ir.StringAttr(attributes["sym_name"]).value.startswith(wrapper_prefix)):
                 flags = _flags(op)
