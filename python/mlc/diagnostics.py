@@ -15,6 +15,31 @@ class CompileError(Exception):
     """IR that failed to parse, verify or lower; str() holds the formatted diagnostics."""
 
 
+class LocatedError(Exception):
+    """An error about one op of a traced program (a transformation's rule cannot apply to
+    it): the message starts with the user's `file:line` when the op has one."""
+
+    def __init__(self, message: str, location: ir.Location | None = None):
+        self.message = message
+        self.location = location
+        where = user_line(location)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+def user_line(location: ir.Location | None) -> str:
+    """file:line of a file location (looking through call sites and names), else ''."""
+    if location is None:
+        return ""
+    try:
+        if location.is_a_file():
+            return f"{location.filename}:{location.start_line}"
+        if location.is_a_name() or location.is_a_callsite():
+            return user_line(location.child_loc if location.is_a_name() else location.callee)
+    except Exception:  # noqa: BLE001 - an unusual location kind: say nothing rather than fail
+        return ""
+    return ""
+
+
 # ir.Module.parse names its buffer "-"; diagnostics show the real source name instead.
 _PARSER_BUFFER_NAME = "-"
 

@@ -16,11 +16,12 @@ carries their backward pass reads.
 
 from __future__ import annotations
 
-import importlib
+import functools
 from typing import Callable
 
 from ..dialects.hlo.ops import OPS
 from ..transforms.rule_context import RuleContext  # noqa: F401  (what a rule sees; jvp/vjp build it)
+from ..transforms.rule_context import import_rule_modules
 
 VJP_RULES: dict[str, Callable] = {}
 JVP_RULES: dict[str, Callable] = {}
@@ -65,19 +66,13 @@ def non_differentiable(reason: str, *names: str) -> None:
         NON_DIFFERENTIABLE[name] = reason
 
 
-_loaded = False
-
-
+@functools.cache
 def load_rules() -> None:
     """Imports every rule module once (they register themselves)."""
-    global _loaded
-    if not _loaded:
-        for name in _RULE_MODULES:
-            importlib.import_module(f"{__package__}.rules.{name}")
-        # Ops the op table declares without a derivative.
-        for opdef in OPS.values():
-            if opdef.differentiable is False:
-                NON_DIFFERENTIABLE.setdefault(opdef.full_name, "declared non-differentiable in the op table")
-        _loaded = True
+    import_rule_modules(__package__, _RULE_MODULES)
+    # Ops the op table declares without a derivative.
+    for opdef in OPS.values():
+        if opdef.differentiable is False:
+            NON_DIFFERENTIABLE.setdefault(opdef.full_name, "declared non-differentiable in the op table")
 
 

@@ -10,13 +10,14 @@ regions, some value a region reads) is batched. `load_rules()` imports every rul
 
 from __future__ import annotations
 
-import importlib
+import functools
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from mlir import ir
 
 from ..transforms.rule_context import RuleContext as BaseRuleContext
+from ..transforms.rule_context import import_rule_modules
 
 RULES: dict[str, Callable] = {}
 
@@ -50,15 +51,10 @@ def batch_rule(*names: str):
     return register
 
 
-_loaded = False
-
-
+@functools.cache
 def load_rules() -> None:
-    global _loaded
-    if not _loaded:
-        for name in _RULE_MODULES:
-            importlib.import_module(f"{__package__}.rules.{name}")
-        _loaded = True
+    """Imports every rule module once (they register themselves)."""
+    import_rule_modules(__package__, _RULE_MODULES)
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,3 +44,9 @@ class RuleContext:
             flat = [int(v) for v in np.array(ir.DenseIntElementsAttr(value)).reshape(-1)]
             return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
         return value
+
+
+def import_rule_modules(package: str, names) -> None:
+    """Imports `package.rules.<name>` for each name: rule modules register themselves."""
+    for name in names:
+        importlib.import_module(f"{package}.rules.{name}")
