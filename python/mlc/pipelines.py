@@ -238,7 +238,7 @@ def stages(options: CompileOptions | None = None) -> list[Stage]:
         # After optimizing: fusion decisions count the uses that are left.
         Stage("hlo-fused", "after hlo-fuse: fusions outlined into private functions",
               (HloFuse(verify_input=False),) if fusion else ()),
-        Stage("linalg", "linalg/tensor/arith/math on tensors", (HloToLinalg(),)),
+        Stage("linalg", "linalg/tensor/arith/math on tensors", (HloToLinalg(verify_input=False),)),
         Stage("buffers", "kernels fused and bufferized: memrefs, destination-passing style",
               tuple(buffers_passes(fuse=fusion, tile_matmul=opt_level > 0))),
         Stage("codegen", "CPU strategies applied: vectorized loops",
