@@ -32,7 +32,7 @@
 // LIST: --mlc-lower-to-llvm
 // LIST: Stages (--emit):
 // UNKNOWN: mlc-opt: error: unknown pass or option '--no-such-pass'
-// BADOPT: mlc-opt: error: pass 'hlo-to-linalg' has no option 'bogus' (options: none)
+// BADOPT: mlc-opt: error: pass 'hlo-to-linalg' has no option 'bogus' (options: verify-input)
 // BADUPSTREAMOPT: mlc-opt: error: invalid options 'max-iterations=x' for pass 'canonicalize'
 // UNBALANCED: mlc-opt: error: unbalanced brackets or quotes in pipeline
 // BOTH: mlc-opt: error: give passes either as flags or with --pass-pipeline, not both
