@@ -131,3 +131,53 @@ def test_long_float_sum_without_lanes_does_not_saturate(n):
     assert mlc.jit(mnp.sum)(x) == np.float32(n)
     y = np.ones((2, n // 2), np.float32)
     np.testing.assert_array_equal(mlc.jit(lambda v: mnp.sum(v, axis=1))(y), np.float32([n // 2, n // 2]))
+
+
+# --- streaming kernels: non-temporal stores when a kernel moves >= 2x the last-level cache ---
+# The tests shrink the cache the decision is made against, so small arrays stream too.
+
+@pytest.fixture
+def tiny_cache(monkeypatch):
+    import mlc.codegen.vectorize as vectorize
+    monkeypatch.setattr(vectorize, "last_level_cache_bytes", lambda: 1 << 12)
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(64, 1024)], ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64])
+def test_streaming_elementwise(shape, dtype, tiny_cache):
+    x, y = data(shape, dtype), data(shape, dtype)
+    compiled = check(lambda a, b: a * b + a, lambda a, b: a * b + a, (x, y), dtype)
+    if shape == (64, 1024):
+        text = compiled.as_text("codegen")
+        assert "nontemporal = true" in text and "llvm.x86.sse.sfence" in text
+
+
+@pytest.mark.parametrize("n", [4096 + 16, 100_003])
+def test_streaming_multi_output_and_scalars(n, tiny_cache):
+    """An Adam-like kernel: three outputs, 0-d operands loaded once per chunk."""
+    w, g, m = data((n,), np.float32), data((n,), np.float32), data((n,), np.float32)
+    t = np.array(3.0, np.float32)
+
+    def step(w, g, m, t):
+        m2 = 0.9 * m + 0.1 * g
+        return w - 1e-3 * m2 / (1.0 - 0.9 ** t), m2, g * g
+
+    got = mlc.jit(step)(w, g, m, t)
+    want = step(w.astype(np.float64), g.astype(np.float64), m.astype(np.float64), np.float64(t))
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_streaming_into_a_misaligned_output(tiny_cache):
+    """A donated output 4 bytes off a register boundary: the run-time alignment check picks
+    the ordinary stores (a non-temporal vector store there would fault)."""
+    n = 64 * 1024
+    raw = np.zeros(n + 1, np.float32)
+    x = raw[1:]
+    assert x.ctypes.data % 32 != 0
+    x[:] = data((n,), np.float32)
+    want = x * 3.0 + 1.0
+    f = mlc.jit(lambda a: a * 3.0 + 1.0, donate_argnums=0)
+    assert "nontemporal = true" in f.lower(x).compile().as_text("codegen")
+    got = f(x)
+    np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -22,3 +22,34 @@ def nested_for(ranges: Sequence[tuple[int, int, int]], body: Callable[[tuple, ir
             nested_for(ranges[1:], body, ivs + (loop.induction_variable,))
         else:
             body(ivs + (loop.induction_variable,), terminator.operation)
+
+
+def forall(extents: Sequence[int], body: Callable[[tuple], None]) -> None:
+    """scf.forall (%i, %j, ...) in (extents) on buffers (no shared outputs), at the current
+    insertion point; `body(ivs)` fills it. mlc-async-parallel runs its iterations on the
+    async runtime's threads (a multi-dimensional forall is split as one linear range)."""
+    index = ir.IndexType.get()
+    rank = len(extents)
+    op = ir.Operation.create(
+        "scf.forall", results=[], operands=[],
+        attributes={"staticLowerBound": ir.DenseI64ArrayAttr.get([0] * rank),
+                    "staticUpperBound": ir.DenseI64ArrayAttr.get(list(extents)),
+                    "staticStep": ir.DenseI64ArrayAttr.get([1] * rank),
+                    "operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 0, 0, 0])},
+        regions=1)
+    block = op.regions[0].blocks.append(*([index] * rank))
+    with ir.InsertionPoint(block):
+        terminator = ir.Operation.create("scf.forall.in_parallel", regions=1)
+        terminator.regions[0].blocks.append()
+    with ir.InsertionPoint(terminator):
+        body(tuple(block.arguments))
+
+
+def for_range(lower: ir.Value, upper: ir.Value, step: int, body: Callable[[ir.Value], None]) -> None:
+    """One scf.for from `lower` to `upper` (index values) by a constant `step`; `body(iv)`
+    fills it."""
+    loop = scf.ForOp(lower, upper, arith.constant(ir.IndexType.get(), step))
+    with ir.InsertionPoint(loop.body):
+        terminator = scf.YieldOp([])
+    with ir.InsertionPoint(terminator):
+        body(loop.induction_variable)

@@ -23,16 +23,25 @@ innermost loop is, when used, the operand's innermost dimension, a body of arith
 and reductions whose combiner is a single known arith op of a value computed from an input
 or a loop index (a loop-invariant one would be combined only once). Every other op is left
 alone and lowered to scalar loops as before.
+
+Two kinds of parallel kernels go through MLC's own row emitter instead (`row_plan`,
+`emit_rows`, below): gathers (a memref.load in the body, which upstream's vectorizer
+rejects on buffers: per-row index arithmetic hoisted, contiguous rows as vector loads,
+other loads as vector.gather), and streaming kernels (moving at least twice the last-level
+cache: non-temporal stores when the output is aligned, no read-for-ownership).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from mlir import ir
+from mlir.dialects import arith, memref, scf, vector
 
 from ..transforms.pass_base import Pass
-from .parallel import chunk_size, worth_parallel
+from .loops import for_range, forall, nested_for
+from .parallel import MIN_PARALLEL_ITERATIONS, chunk_size, worth_parallel
 from .target import num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
 
@@ -231,29 +240,534 @@ module attributes {{transform.with_named_sequence}} {{
 """
 
 
+# --- MLC's own row emitter: gathers and streaming kernels ----------------------------------
+#
+# Two kinds of parallel kernels are vectorized here rather than by upstream's vectorizer:
+#
+# Gathers. hlo-to-linalg's tensor.extract is a memref.load in the body after bufferization;
+# upstream's vectorizer rejects it on buffers, and LLVM's loop vectorizer cannot widen it
+# either (the index load might alias the stores), so such a kernel ran as scalar code: one
+# index load and clamp per element, one thread. Here:
+#   - a value that does not depend on the innermost loop (the row's start index, its clamp,
+#     a broadcast operand) is *uniform*: computed once per row in scalar code, before the
+#     vector loop;
+#   - a load whose indices are uniform except the last, which is the innermost loop index
+#     plus a uniform value, reads consecutive elements: one contiguous vector load (an
+#     embedding row, a dynamic slice's row);
+#   - any other varying load is a vector.gather of the lanes' element offsets;
+#   - everything else is the body's op on vectors.
+#
+# Streaming kernels. A kernel that moves at least twice the last-level cache (bytes read +
+# written) cannot leave its output in cache for a consumer, yet every ordinary store first
+# reads its cache line (read-for-ownership): for a copy-like kernel a third of the memory
+# traffic. Its full-vector stores are non-temporal (`vector.store {nontemporal}`: vmovntps),
+# when the output's rows are aligned to the vector register (checked once per kernel at run
+# time; the same loop with ordinary stores otherwise). A fence after each thread's share
+# orders the write-combined stores before the threads join.
+#
+# Rows: the body on whole vectors along the innermost loop, the row's last partial vector
+# one vector of the static remainder's length (no masks). Big kernels share the rows (a 1-D
+# kernel: chunks of its vectors) between threads, about four chunks per thread.
+
+_LOAD = "memref.load"
+_STREAMING_CACHE_FACTOR = 2  # stream when a kernel moves >= 2x the last-level cache
+_DEFAULT_LLC_BYTES = 8 << 20
+
+
+@dataclass(frozen=True)
+class RowPlan:
+    """How MLC's row emitter vectorizes one parallel kernel: `lanes` elements per vector
+    along the innermost loop; with `chunks` > 0 its rows (a 1-D kernel: its full vectors)
+    are split into that many scf.forall iterations; `streaming` lists the outputs whose
+    full-vector stores are non-temporal when aligned to `align` bytes."""
+
+    lanes: int
+    chunks: int = 0
+    streaming: tuple[int, ...] = ()
+    align: int = 32
+
+
+def last_level_cache_bytes() -> int:
+    """The largest CPU cache of this host (sysfs), or 8 MiB when it cannot be read."""
+    best = 0
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for entry in os.listdir(base):
+            if not entry.startswith("index"):
+                continue
+            with open(f"{base}/{entry}/size") as f:
+                text = f.read().strip()
+            scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+            best = max(best, int(text.rstrip("KMG")) * scale)
+    except (OSError, ValueError):
+        pass
+    return best or _DEFAULT_LLC_BYTES
+
+
+def _map_dims(op) -> list[list[int]]:
+    return [[ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(attr).value.results]
+            for attr in op.attributes["indexing_maps"]]
+
+
+def _unit_last_stride(t: ir.MemRefType) -> bool:
+    strides, _ = t.get_strides_and_offset()
+    return t.rank > 0 and strides[-1] == 1
+
+
+def _static_strides(t: ir.MemRefType) -> list[int] | None:
+    strides, _ = t.get_strides_and_offset()
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    return None if dynamic in strides else list(strides)
+
+
+def _identity_layout(t: ir.MemRefType) -> bool:
+    strides, offset = t.get_strides_and_offset()
+    expected = 1
+    for size, stride in zip(reversed(t.shape), reversed(strides)):
+        if stride != expected:
+            return False
+        expected *= size
+    return offset == 0
+
+
+def _bits(t: ir.Type) -> int | None:
+    return 64 if isinstance(t, ir.IndexType) else element_bits(t)
+
+
+def _bytes(t: ir.MemRefType) -> int:
+    n = 1
+    for s in t.shape:
+        n *= s
+    return n * (_bits(t.element_type) or 8) // 8
+
+
+class _Body:
+    """Which body values vary along the innermost loop, and how each load reads."""
+
+    def __init__(self, op):
+        self.op = op
+        self.block = op.regions[0].blocks[0]
+        self.rank = len(op.attributes["iterator_types"])
+        self.innermost = self.rank - 1
+        self.maps = _map_dims(op)
+        self.outputs = _num_outputs(op)
+        self.varying: set = set()
+        self.unit: set = set()  # varying values equal to (innermost index + a uniform value)
+        self.loads: dict = {}   # varying load result -> "contiguous" | "gather"
+        self.loaded: list = []  # the memrefs the body loads from
+        self.ok = True
+        for arg, dims in zip(self.block.arguments, self.maps):
+            if self.innermost in dims:
+                self.varying.add(arg)
+        written = list(op.operands)[len(op.operands) - self.outputs:]
+        for inner in list(self.block.operations)[:-1]:
+            self._classify(inner.operation, written)
+
+    def _classify(self, inner, written) -> None:
+        name = inner.name
+        if name == "linalg.index":
+            if ir.IntegerAttr(inner.attributes["dim"]).value == self.innermost:
+                self.varying.add(inner.results[0])
+                self.unit.add(inner.results[0])
+            return
+        operands = list(inner.operands)
+        if name == _LOAD:
+            source, indices = operands[0], operands[1:]
+            t = source.type
+            if any(source == w for w in written) or not isinstance(t, ir.MemRefType) or not t.has_static_shape:
+                self.ok = False
+                return
+            self.loaded.append(t)
+            if not any(i in self.varying for i in indices):
+                return
+            self.varying.add(inner.results[0])
+            varying = [p for p, i in enumerate(indices) if i in self.varying]
+            if _static_strides(t) is None or not _unit_last_stride(t):
+                self.ok = False  # vector.gather's LLVM lowering needs a unit innermost stride
+            elif len(varying) == 1 and indices[varying[0]] in self.unit and \
+                    (varying[0] == t.rank - 1 or (_identity_layout(t) and
+                                                   all(s == 1 for s in t.shape[varying[0] + 1:]))):
+                # consecutive elements: along the innermost dim, or along a dim followed only
+                # by unit dims (an index tensor's trailing index-vector dim of 1)
+                self.loads[inner.results[0]] = "contiguous"
+            else:
+                self.loads[inner.results[0]] = "gather"
+            return
+        if not any(v in self.varying for v in operands):
+            return
+        self.varying.update(inner.results)
+        if name == "arith.addi" and sum(v in self.unit for v in operands) == 1 \
+                and sum(v in self.varying for v in operands) == 1:
+            self.unit.add(inner.results[0])
+        elif name == "arith.subi" and operands[0] in self.unit and operands[1] not in self.varying:
+            self.unit.add(inner.results[0])
+
+
+def row_plan(op, register_bits: int, threads: int = 1, llc_bytes: int | None = None) -> RowPlan | None:
+    """The row emitter's vectorization of a parallel linalg.generic on buffers that loads
+    from memory in its body (a gather) or streams (moves >= 2x the last-level cache), or
+    None: any other kernel (upstream's vectorizer takes it), or one this path cannot
+    vectorize (left scalar)."""
+    types = _operand_types(op)
+    iterators = [str(a) for a in op.attributes["iterator_types"]]
+    rank = len(iterators)
+    if types is None or rank == 0 or any("parallel" not in it for it in iterators):
+        return None
+    block = op.regions[0].blocks[0]
+    names = [inner.operation.name for inner in block.operations]
+    if not all(n in _BODY_OPS or n == _LOAD or n.startswith(_BODY_DIALECTS) for n in names):
+        return None
+    innermost = rank - 1
+    if not _maps_are_contiguous(op, innermost):  # (projected permutations: dims only)
+        return None
+    maps = _map_dims(op)
+    outputs = _num_outputs(op)
+    for k, (t, dims) in enumerate(zip(types, maps)):
+        if innermost in dims and not _unit_last_stride(t):
+            return None  # a strided row: the scalar loops (or upstream's vectorizer) take it
+        if k >= len(types) - outputs and innermost not in dims:
+            return None
+    body = _Body(op)
+    if not body.ok:
+        return None
+    bits = [_bits(t.element_type) for t in types + body.loaded]
+    if None in bits:
+        return None
+    extents = _loop_extents(op, types, rank)
+    if 0 in extents:
+        return None
+    total = 1
+    for e in extents:
+        total *= e
+    written = sum(_bytes(t) for t in types[len(types) - outputs:])
+    read = sum(_bytes(t) for t in types[:len(types) - outputs])
+    read += sum(min(_bytes(t), total * _bits(t.element_type) // 8) for t in body.loaded)
+    llc = llc_bytes or last_level_cache_bytes()
+    streams = read + written >= _STREAMING_CACHE_FACTOR * llc
+    if _LOAD not in names and not streams:
+        return None
+    lanes = register_bits * _REGISTERS_PER_VECTOR // min(bits)
+    n = extents[-1]
+    full = n - n % lanes if n > lanes else 0
+    outer = total // n
+    chunks = 0
+    if threads > 1 and total >= MIN_PARALLEL_ITERATIONS:
+        units = outer if rank > 1 else full // lanes  # rows, or a 1-D kernel's vectors
+        if units >= 2:
+            chunks = min(units, 4 * threads)
+    align = register_bits // 8
+    streaming = ()
+    if streams and full:
+        for k, t in enumerate(types[len(types) - outputs:]):
+            width = _bits(t.element_type) // 8
+            strides = _static_strides(t)
+            # every full vector of every row starts on a multiple of `align` bytes from the
+            # buffer's start: vectors are whole multiples of it, and so are row strides
+            if strides is not None and lanes * width % align == 0 and \
+                    all(s * width % align == 0 for s in strides[:-1]):
+                streaming += (k,)
+    return RowPlan(lanes, chunks, streaming, align)
+
+
+def _used(value: ir.Value) -> bool:
+    return any(True for _ in value.uses)
+
+
+def _zero(t: ir.Type) -> ir.Value:
+    if isinstance(t, ir.FloatType):
+        return arith.constant(t, 0.0)
+    return arith.constant(t, 0)
+
+
+def _vector_of(t: ir.Type, width: int) -> ir.VectorType:
+    return ir.VectorType.get([width], t)
+
+
+def _index(value: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), value)
+
+
+class _Row:
+    """One row of a kernel: its uniform values in scalar code at the insertion point where
+    it is made, then vector steps along the innermost loop."""
+
+    def __init__(self, body: _Body, ivs: tuple):
+        self.body = body
+        self.ivs = ivs
+        self.scalar: dict = {}
+        op = body.op
+        for arg, dims, source in zip(body.block.arguments, body.maps, op.operands):
+            if arg not in body.varying and _used(arg):
+                self.scalar[arg] = memref.load(source, [ivs[d] for d in dims])
+        for inner in list(body.block.operations)[:-1]:
+            inner = inner.operation
+            if inner.results[0] in body.varying:
+                continue
+            if inner.name == "linalg.index":
+                self.scalar[inner.results[0]] = ivs[ir.IntegerAttr(inner.attributes["dim"]).value]
+                continue
+            clone = inner.clone(ip=ir.InsertionPoint.current)
+            for k, v in enumerate(inner.operands):
+                clone.operands[k] = self.uniform(v)
+            for old, new in zip(inner.results, clone.results):
+                self.scalar[old] = new
+
+    def uniform(self, value: ir.Value) -> ir.Value:
+        return self.scalar.get(value, value)  # values from outside the body are themselves
+
+    def _position(self, dims: list[int], j: ir.Value) -> list[ir.Value]:
+        return [j if d == self.body.innermost else self.ivs[d] for d in dims]
+
+    def vectors(self, j: ir.Value, width: int, streaming: tuple = (), align: int = 0) -> None:
+        """The body on `width` consecutive elements of the row from innermost index `j`;
+        the outputs in `streaming` are stored non-temporally (aligned to `align` bytes)."""
+        body, op = self.body, self.body.op
+        vec: dict = {}
+        first: dict = {}  # unit values: the first lane's value, a scalar
+
+        def get(value):
+            if value in vec:
+                return vec[value]
+            t = value.type
+            if value not in body.varying:
+                result = vector.broadcast(_vector_of(t, width), self.uniform(value))
+            else:  # a unit value (the others are made in body order below)
+                result = arith.addi(vector.broadcast(_vector_of(t, width), first[value]),
+                                    vector.step(_vector_of(t, width)))
+            vec[value] = result
+            return result
+
+        for arg, dims, source in zip(body.block.arguments, body.maps, op.operands):
+            if arg in body.varying and _used(arg):  # (an output's old value is rarely read)
+                t = source.type
+                vec[arg] = vector.transfer_read(_vector_of(t.element_type, width), source,
+                                                self._position(dims, j),
+                                                ir.AffineMap.get_minor_identity(t.rank, 1),
+                                                _zero(t.element_type), [True])
+        for inner in list(body.block.operations)[:-1]:
+            inner = inner.operation
+            result = inner.results[0]
+            if result not in body.varying:
+                continue
+            if result in body.unit:
+                if inner.name == "linalg.index":
+                    first[result] = j
+                else:
+                    a, b = inner.operands
+                    if inner.name == "arith.addi" and b in body.unit:
+                        a, b = b, a
+                    make = arith.addi if inner.name == "arith.addi" else arith.subi
+                    first[result] = make(first[a], self.uniform(b))
+                continue
+            if inner.name == _LOAD:
+                vec[result] = self._load(inner, width, first, get)
+                continue
+            operands = [get(v) for v in inner.operands]  # (broadcasts before the op)
+            clone = inner.clone(ip=ir.InsertionPoint.current)
+            for k, v in enumerate(operands):
+                clone.operands[k] = v
+            for r in clone.results:
+                r.set_type(_vector_of(r.type, width))
+            for old, new in zip(inner.results, clone.results):
+                vec[old] = new
+        yielded = list(body.block.operations)[-1].operands
+        outputs = list(op.operands)[len(op.operands) - body.outputs:]
+        for k, (value, dims, target) in enumerate(zip(yielded, body.maps[-body.outputs:], outputs)):
+            at = self._position(dims, j)
+            if k in streaming:
+                store = vector.StoreOp(get(value), target, at)
+                store.operation.attributes["nontemporal"] = ir.BoolAttr.get(True)
+                store.operation.attributes["alignment"] = ir.IntegerAttr.get(
+                    ir.IntegerType.get_signless(64), align)
+            else:
+                vector.transfer_write(None, get(value), target, at,
+                                      ir.AffineMap.get_minor_identity(target.type.rank, 1), [True])
+
+    def _load(self, load, width: int, first: dict, get) -> ir.Value:
+        source, indices = load.operands[0], list(load.operands)[1:]
+        t = source.type
+        element = t.element_type
+        result = load.results[0]
+        if self.body.loads[result] == "contiguous":
+            p = next(p for p, i in enumerate(indices) if i in self.body.varying)
+            if p < t.rank - 1:  # drop the trailing unit dims: the varying dim becomes innermost
+                reassociation = [[d] for d in range(p)] + [list(range(p, t.rank))]
+                collapsed = ir.MemRefType.get(list(t.shape[:p + 1]), element)
+                source = memref.collapse_shape(collapsed, source, ir.ArrayAttr.get([
+                    ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), d) for d in group])
+                    for group in reassociation]))
+            at = [self.uniform(i) for i in indices[:p]] + [first[indices[p]]]
+            return vector.transfer_read(_vector_of(element, width), source, at,
+                                        ir.AffineMap.get_minor_identity(p + 1, 1), _zero(element), [True])
+        # A gather: uniform indices are the base position, varying ones the lanes' offsets
+        # from it (in elements: the index times the dimension's stride). 32-bit offsets when
+        # the whole buffer is addressable with them (AVX2 gathers 8 of those at once).
+        strides = _static_strides(t)
+        span = 1 + sum((size - 1) * stride for size, stride in zip(t.shape, strides))
+        offset_type = ir.IntegerType.get_signless(32) if span < 2 ** 31 else ir.IndexType.get()
+        offsets_type = _vector_of(offset_type, width)
+        base, offsets = [], None
+        for i, stride in zip(indices, strides):
+            if i not in self.body.varying:
+                base.append(self.uniform(i))
+                continue
+            base.append(_index(0))
+            lane = get(i)
+            if lane.type != offsets_type:
+                lane = arith.index_cast(offsets_type, lane)
+            if stride != 1:
+                lane = arith.muli(lane, arith.constant(offsets_type, ir.DenseElementsAttr.get_splat(
+                    offsets_type, ir.IntegerAttr.get(offset_type, stride))))
+            offsets = lane if offsets is None else arith.addi(offsets, lane)
+        mask_type = _vector_of(ir.IntegerType.get_signless(1), width)
+        mask = arith.constant(mask_type, ir.DenseElementsAttr.get_splat(
+            mask_type, ir.IntegerAttr.get(ir.IntegerType.get_signless(1), 1)))
+        passthru = vector.broadcast(_vector_of(element, width), _zero(element))
+        return vector.gather(_vector_of(element, width), source, base, offsets, mask, passthru)
+
+
+def _aligned(buffers: list[ir.Value], align: int) -> ir.Value:
+    """i1: every buffer's first element is on a multiple of `align` bytes."""
+    ok = None
+    for b in buffers:
+        pointer = memref.extract_aligned_pointer_as_index(b)
+        meta = memref.ExtractStridedMetadataOp(b)
+        offset = arith.muli(meta.results[1], _index(_bits(b.type.element_type) // 8))
+        address = arith.addi(pointer, offset)
+        aligned = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(address, _index(align)), _index(0))
+        ok = aligned if ok is None else arith.andi(ok, aligned)
+    return ok
+
+
+def _fence() -> None:
+    """x86's sfence: this thread's non-temporal (write-combined) stores become globally
+    visible before any store after it, such as the async runtime's signal that the task
+    is done (the fence the movnt* instructions are documented to need)."""
+    from mlir.dialects import llvm
+    llvm.call_intrinsic(None, "llvm.x86.sse.sfence", [], [], ir.DenseI32ArrayAttr.get([]))
+
+
+def emit_rows(op, plan: RowPlan) -> None:
+    """Replaces `op` (a kernel `row_plan` accepted) by its vectorized loops."""
+    body = _Body(op)
+    types = _operand_types(op)
+    extents = _loop_extents(op, types, body.rank)
+    n = extents[-1]
+    lanes = min(plan.lanes, n)
+    full, rest = n - n % lanes, n % lanes
+    outputs = list(op.operands)[len(op.operands) - body.outputs:]
+
+    with ir.InsertionPoint(op), op.location:
+        streaming = plan.streaming
+        aligned = _aligned([outputs[k] for k in streaming], plan.align) if streaming else None
+
+        def vector_loop(r: _Row, lower, upper, stream):
+            if stream:
+                for_range(lower, upper, lanes, lambda j: r.vectors(j, lanes, streaming, plan.align))
+            else:
+                for_range(lower, upper, lanes, lambda j: r.vectors(j, lanes))
+
+        def row(ivs, lower=None, upper=None, tail=True):
+            r = _Row(body, ivs)
+            if full:
+                lower = _index(0) if lower is None else lower
+                upper = _index(full) if upper is None else upper
+                if aligned is None:
+                    vector_loop(r, lower, upper, False)
+                else:  # non-temporal stores when the outputs are aligned, ordinary ones if not
+                    branch = scf.IfOp(aligned, [], has_else=True)
+                    with ir.InsertionPoint(branch.then_block):
+                        vector_loop(r, lower, upper, True)
+                        scf.YieldOp([])
+                    with ir.InsertionPoint(branch.else_block):
+                        vector_loop(r, lower, upper, False)
+                        scf.YieldOp([])
+            if rest and tail:
+                r.vectors(_index(full), rest)
+
+        def delinearized(linear: ir.Value) -> tuple:
+            """The outer loops' indices of row number `linear` (row-major)."""
+            ivs, inner = [], 1
+            outer = extents[:-1]
+            for d in reversed(range(len(outer))):
+                value = linear if inner == 1 else arith.divui(linear, _index(inner))
+                ivs.append(value if d == 0 else arith.remui(value, _index(outer[d])))
+                inner *= outer[d]
+            return tuple(reversed(ivs))
+
+        if body.rank > 1:
+            total_rows = 1
+            for e in extents[:-1]:
+                total_rows *= e
+            if plan.chunks:  # chunks of rows on threads (forall), rows one after another in each
+                size = -(-total_rows // plan.chunks)
+
+                def chunk(ivs):
+                    lower = arith.muli(ivs[0], _index(size))
+                    upper = arith.minui(arith.addi(lower, _index(size)), _index(total_rows))
+                    for_range(lower, upper, 1, lambda linear: row(delinearized(linear)))
+                    if aligned is not None:
+                        _fence()
+
+                forall([-(-total_rows // size)], chunk)
+            else:
+                nested_for([(0, e, 1) for e in extents[:-1]], lambda ivs, _t: row(ivs))
+                if aligned is not None:
+                    _fence()
+        elif plan.chunks:  # chunks of the full vectors on threads, then the tail
+            vectors_total = full // lanes
+            size = -(-vectors_total // plan.chunks) * lanes
+
+            def chunk_1d(ivs):
+                lower = arith.muli(ivs[0], _index(size))
+                upper = arith.minui(arith.addi(lower, _index(size)), _index(full))
+                row((), lower, upper, tail=False)
+                if aligned is not None:
+                    _fence()
+
+            forall([-(-full // size)], chunk_1d)
+            if rest:
+                _Row(body, ()).vectors(_index(full), rest)
+        else:
+            row(())
+            if aligned is not None:
+                _fence()
+    op.erase()
+
+
 @dataclass(frozen=True)
 class Vectorize(Pass):
     """Tiles and vectorizes linalg.generic ops on buffers along their innermost loop.
 
     Expects: bufferized linalg (the `buffers` stage). Produces: scf loops over vector ops for
-    every op `tiling_for` accepts; all other linalg ops unchanged.
+    every op `row_plan` (gathers, streaming kernels) or `tiling_for` accepts; all other
+    linalg ops unchanged.
     """
 
     name = "mlc-vectorize"
     register_bits: int = 0  # the vector register width to target; 0 = the host CPU's
     threads: int = 0  # threads sharing a kernel's outer loop; 0 = num_threads() (MLC_NUM_THREADS)
+    cache_bytes: int = 0  # the last-level cache streaming kernels are measured against; 0 = the host's
 
     def __post_init__(self):
         if self.register_bits not in (0, 128, 256, 512):
             raise ValueError(f"register-bits must be 128, 256 or 512 (0 = host), got {self.register_bits}")
         if self.threads < 0:
             raise ValueError(f"threads must be >= 0 (0 = MLC_NUM_THREADS or the core count), got {self.threads}")
+        if self.cache_bytes < 0:
+            raise ValueError(f"cache-bytes must be >= 0 (0 = the host's last-level cache), got {self.cache_bytes}")
 
     def run(self, module: ir.Operation) -> None:
         register_bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
+        for dialect in ("arith", "memref", "scf", "vector", "llvm"):  # the ops emit_rows creates
+            module.context.get_dialect_descriptor(dialect)
         tilings: list[Tiling] = []
         for op in _generics(module):
+            plan = row_plan(op, register_bits, threads, self.cache_bytes or None)
+            if plan is not None:
+                emit_rows(op, plan)
+                continue
             tiling = tiling_for(op, register_bits, threads)
             if tiling is None:
                 continue
