@@ -4,8 +4,10 @@
         [--parameters 50] [--markdown benchmarks/results/allreduce.md]
 
 Three tables, printed by process 0 (and appended to --markdown):
-1. psum of one float32 array of each size: the compiled kernel (MPI_Iallreduce in place on
-   a copy, after its agreement check) against mpi4py's Allreduce, out of place and in place.
+1. psum of one float32 array of each size: the compiled kernel (its agreement check, then
+   MPI_Allreduce in place on a copy of the argument) against mpi4py's Allreduce out of
+   place, and the kernel with the argument donated (`donate_argnums=0`: in place on the
+   argument itself, no copy) against mpi4py's Allreduce(MPI.IN_PLACE, ...).
 2. A gradient-sized pytree (`--parameters` tensors of mixed sizes, as an MLP's weights and
    biases): pmean of the tree compiled with hlo-combine-collectives (one packed
    all_reduce) and without it (combine_threshold_bytes=0: one all_reduce per tensor),
@@ -13,7 +15,9 @@ Three tables, printed by process 0 (and appended to --markdown):
 3. The cost of the agreement check: a compiled psum of one float32 against mpi4py's, which
    has no check (the difference is the check's small all-reduce plus the call's dispatch).
 Each timing is the median over `reps` rounds that call every variant of a table once, in
-turn (so load changes hit all alike), each call started together on all ranks (a barrier).
+turn (so load changes hit all alike), each call started together on all ranks (a barrier);
+the order rotates by one variant per round, so each variant follows each other one equally
+often (what ran before changes what is still in the 8 MiB L3 cache shared by the cores).
 """
 
 from __future__ import annotations
@@ -35,12 +39,13 @@ def medians_ms(fns, comm, reps: int) -> list[float]:
     for fn in fns:
         fn()  # warm up (and compile)
     times = [[] for _ in fns]
-    for _ in range(reps):
-        for fn, samples in zip(fns, times):
+    for r in range(reps):
+        for i in range(len(fns)):
+            k = (r + i) % len(fns)
             comm.Barrier()
             start = time.perf_counter()
-            fn()
-            samples.append(time.perf_counter() - start)
+            fns[k]()
+            times[k].append(time.perf_counter() - start)
     return [float(np.median(t)) * 1e3 for t in times]
 
 
@@ -71,20 +76,28 @@ def main(argv=None):
     lines = []
 
     psum = mlc.jit(lambda x: mlc.lax.psum(x, "processes"))
+    psum_donated = mlc.jit(lambda x: mlc.lax.psum(x, "processes"), donate_argnums=0)
     lines += [f"### psum of one float32 array, {count} processes, median of {args.reps}", "",
-              "| elements | MLC psum ms | mpi4py Allreduce ms | mpi4py in place ms | MLC / mpi4py |",
-              "|---:|---:|---:|---:|---:|"]
+              "| elements | MLC psum ms | mpi4py Allreduce ms | ratio | MLC psum, donated ms "
+              "| mpi4py in place ms | ratio |",
+              "|---:|---:|---:|---:|---:|---:|---:|"]
     for size in args.sizes:
         n = int(size)
         x = np.random.default_rng(rank).standard_normal(n).astype(np.float32)
         out, want = np.empty_like(x), np.empty_like(x)
         comm.Allreduce(x, want)
         np.testing.assert_allclose(psum(x), want, rtol=1e-6)
+        donated = x.copy()
+        assert psum_donated(donated) is donated
+        np.testing.assert_allclose(donated, want, rtol=1e-6)
+        # Both in-place variants keep summing into their array (it doubles each call:
+        # float32 reaches inf after ~128 calls, which costs the same to add).
         inplace = x.copy()
-        compiled, mpi4py, mpi4py_inplace = medians_ms(
-            [lambda: psum(x), lambda: comm.Allreduce(x, out), lambda: comm.Allreduce(MPI.IN_PLACE, inplace)],
-            comm, args.reps)
-        lines.append(f"| {n:.0e} | {compiled:.2f} | {mpi4py:.2f} | {mpi4py_inplace:.2f} | {compiled / mpi4py:.2f} |")
+        compiled, mpi4py, compiled_donated, mpi4py_inplace = medians_ms(
+            [lambda: psum(x), lambda: comm.Allreduce(x, out), lambda: psum_donated(donated),
+             lambda: comm.Allreduce(MPI.IN_PLACE, inplace)], comm, args.reps)
+        lines.append(f"| {n:.0e} | {compiled:.2f} | {mpi4py:.2f} | {compiled / mpi4py:.2f} "
+                     f"| {compiled_donated:.2f} | {mpi4py_inplace:.2f} | {compiled_donated / mpi4py_inplace:.2f} |")
 
     shapes = parameter_shapes(args.parameters)
     rng = np.random.default_rng(rank)

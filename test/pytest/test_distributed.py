@@ -47,6 +47,8 @@ def ok_lines(result, n: int = 2) -> list[str]:
 # ------------------------------------------------------------------ two processes
 
 COLLECTIVES = """
+from pathlib import Path
+ROOT = Path(ROOT_TEXT)
 import numpy as np, mlc, mlc.numpy as mnp
 from mlc import distributed
 from mlc.lax import psum, pmean, pmax, pmin
@@ -143,6 +145,41 @@ for k in tree:
     np.testing.assert_array_equal(a[k], b[k])
     np.testing.assert_allclose(a[k], sum(data(r, tree[k].shape, np.float32) for r in range(count)), rtol=1e-6)
 
+# In place where possible: a donated operand is reduced in its own array (returned as the
+# result, no copy); a caller's array that is not donated, or a value used again after the
+# psum, is left as it was (bufferization copies it first); a dead temporary is reduced
+# where it was computed. Likewise pbroadcast.
+v = [data(r, (5, 3), np.float32) for r in range(count)]
+mine, kept = v[rank].copy(), v[rank].copy()
+donated = mlc.jit(lambda t: psum(t, "processes"), donate_argnums=0)
+got = donated(mine)
+assert got is mine
+np.testing.assert_allclose(mine, v[0] + v[1], rtol=1e-6)
+got, again = mlc.jit(lambda t: (psum(t, "processes"), t * 1.0))(kept)
+np.testing.assert_array_equal(kept, v[rank])
+np.testing.assert_array_equal(again, v[rank])
+np.testing.assert_allclose(got, v[0] + v[1], rtol=1e-6)
+got = mlc.jit(lambda t: psum(t * 2.0, "processes") + t * 2.0)(kept)
+np.testing.assert_allclose(got, 2 * (v[0] + v[1]) + 2 * v[rank], rtol=1e-6)
+np.testing.assert_array_equal(kept, v[rank])
+got, again = mlc.jit(lambda t: (pbroadcast(t, "processes"), t + 0.0))(kept)
+np.testing.assert_array_equal(got, v[0])
+np.testing.assert_array_equal(again, v[rank])
+mine = v[rank].copy()
+assert mlc.jit(lambda t: pbroadcast(t, "processes"), donate_argnums=0)(mine) is mine
+np.testing.assert_array_equal(mine, v[0])
+
+# StableHLO from JAX (shard_map over 2 devices: what each process runs) imports to the
+# same MPI-backed collectives.
+fixture = ROOT / "test" / "pytest" / "data" / "stablehlo_collectives" / "shard_map_2.mlir"
+xs = [data(r, (2, 3), np.float32) for r in range(count)]
+ys = [data(r, (4,), np.int32) for r in range(count)]
+s2, m, g2, r2 = mlc.compile(fixture.read_text())(xs[rank], ys[rank])
+np.testing.assert_allclose(s2, 2 * (xs[0] + xs[1]), rtol=1e-6)
+np.testing.assert_array_equal(m, np.maximum(*ys))
+np.testing.assert_array_equal(g2, np.concatenate(xs, axis=1))
+np.testing.assert_array_equal(r2, (ys[0] + ys[1])[2 * rank:2 * rank + 2])
+
 # Host helpers: each process's shard of a global batch, process 0's parameters everywhere.
 batch = np.arange(12).reshape(6, 2)
 np.testing.assert_array_equal(distributed.process_shard(batch), batch[3 * rank:3 * rank + 3])
@@ -154,7 +191,7 @@ print(f"OK {rank}")
 
 @needs_mpiexec
 def test_collectives_match_numpy_on_two_processes(tmp_path):
-    ok_lines(launch(tmp_path, COLLECTIVES))
+    ok_lines(launch(tmp_path, COLLECTIVES.replace("ROOT_TEXT", repr(str(ROOT)))))
 
 
 @needs_mpiexec
@@ -237,18 +274,23 @@ MISMATCHED = """
 import sys, numpy as np, mlc
 from mlc import distributed
 distributed.initialize()
-other = {"dtype": np.ones(6, np.int32), "shape": np.ones((3, 2), np.float32)}[sys.argv[1]]  # same bytes
+other = {"dtype": np.ones(6, np.int32), "shape": np.ones((3, 2), np.float32),
+         "collective": np.ones((2, 3), np.float32)}[sys.argv[1]]  # same bytes
+if sys.argv[1] == "collective" and distributed.process_index() == 1:  # process 0 runs psum
+    print(mlc.jit(lambda x: mlc.lax.pbroadcast(x, "processes"))(other))
 print(mlc.jit(lambda x: mlc.lax.psum(x, "processes"))(np.ones((2, 3), np.float32) if distributed.process_index() == 0 else other))
 """
 
 
 @needs_mpiexec
-@pytest.mark.parametrize("differ", ["dtype", "shape"])
+@pytest.mark.parametrize("differ", ["dtype", "shape", "collective"])
 def test_ranks_with_different_dtypes_or_shapes_are_reported_not_summed(tmp_path, differ):
     """The compiled collective checks that all ranks agree (count, dtype, shape, op) first."""
     result = launch(tmp_path, MISMATCHED, differ)
     assert result.returncode != 0
-    assert re.search(r"the processes disagree on hlo.all_reduce at \S*job.py:6", result.stderr), result.stderr
+    # Process 0's psum (line 9) or, for "collective", process 1's pbroadcast (line 8).
+    where = r"(all_reduce at \S*job.py:9|collective_broadcast at \S*job.py:8)"
+    assert re.search(rf"the processes disagree on hlo.{where}", result.stderr), result.stderr
     assert "[2." not in result.stdout and "[2 " not in result.stdout
 
 
@@ -375,3 +417,55 @@ def test_psum_scatter_untiled_needs_one_entry_per_process():
     with pytest.raises(ValueError, match=r"test_distributed.py:\d+: psum_scatter: dimension 0 has 2 "
                                          r"entries, not one per process \(1\)"):
         mlc.jit(lambda v: mlc.lax.psum_scatter(v, "processes"))(np.ones((2, 3), np.float32))
+
+
+# ------------------------------------------------------------------ StableHLO import, one process
+
+def _stablehlo_collective(op: str, groups: str = "dense<[[0]]> : tensor<1x1xi64>", body: str = "add",
+                          attrs: str = "") -> str:
+    region = ("({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+              f"    %s = stablehlo.{body} %x, %y : tensor<f32>\n    stablehlo.return %s : tensor<f32>\n  }})")
+    return ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            f'  %0 = "stablehlo.{op}"(%a) <{{{attrs}replica_groups = {groups}}}> '
+            f'{region if op in ("all_reduce", "reduce_scatter") else ""} : (tensor<4xf32>) -> tensor<4xf32>\n'
+            "  return %0 : tensor<4xf32>\n}\n")
+
+
+@pytest.mark.parametrize("op,attrs", [("all_reduce", ""), ("all_gather", "all_gather_dim = 0 : i64, "),
+                                      ("reduce_scatter", "scatter_dimension = 0 : i64, "),
+                                      ("collective_broadcast", "")])
+def test_stablehlo_collectives_over_one_process_are_the_identity(op, attrs):
+    """StableHLO collectives over one group of all processes import to hlo's collectives;
+    in a one-process job ([[0]], or empty groups) they are the identity."""
+    from mlc import stablehlo
+    x = np.arange(4, dtype=np.float32)
+    for groups in ("dense<[[0]]> : tensor<1x1xi64>", "dense<> : tensor<0x0xi64>"):
+        text = _stablehlo_collective(op, groups, attrs=attrs)
+        assert f'"hlo.{op}"' in stablehlo.to_hlo(text)
+        np.testing.assert_array_equal(mlc.compile(text)(x), x)
+
+
+@pytest.mark.parametrize("groups,body,message", [
+    ("dense<[[0], [1]]> : tensor<2x1xi64>", "add", r"replica_groups \[\[0\], \[1\]\] is not supported: "
+                                                  r"collectives run over one group of all processes"),
+    ("dense<[[1, 0]]> : tensor<1x2xi64>", "add", r"replica_groups \[\[1, 0\]\] is not supported"),
+    ("dense<[[0, 1]]> : tensor<1x2xi64>", "add", "replica_groups has 2 processes, this job has 1"),
+    ("dense<[[0]]> : tensor<1x1xi64>", "and", "'stablehlo.all_reduce' with this reduction body is not supported"),
+], ids=["two groups", "out of order", "other job size", "and"])
+def test_stablehlo_collectives_outside_mpi_are_located_errors(groups, body, message):
+    from mlc import stablehlo
+    from mlc.stablehlo.errors import StableHloError
+    text = _stablehlo_collective("all_reduce", groups, body)
+    with pytest.raises(StableHloError, match=r"^c.mlir:2:8: error: .*" + message):
+        stablehlo.to_hlo(text, "c.mlir")
+
+
+def test_stablehlo_all_to_all_is_still_rejected():
+    from mlc import stablehlo
+    from mlc.stablehlo.errors import StableHloError
+    text = ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            '  %0 = "stablehlo.all_to_all"(%a) <{concat_dimension = 0 : i64, replica_groups = dense<[[0]]> : '
+            "tensor<1x1xi64>, split_count = 1 : i64, split_dimension = 0 : i64}> : (tensor<4xf32>) -> tensor<4xf32>\n"
+            "  return %0 : tensor<4xf32>\n}\n")
+    with pytest.raises(StableHloError, match="'stablehlo.all_to_all': this collective is not supported"):
+        stablehlo.to_hlo(text, "c.mlir")

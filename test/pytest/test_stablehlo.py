@@ -134,7 +134,7 @@ BAD_INPUTS = {
     "collective": ('func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n'
                    '  %0 = "stablehlo.all_reduce"(%a) ({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n'
                    '    "stablehlo.return"(%x) : (tensor<f32>) -> ()\n  }) : (tensor<4xf32>) -> tensor<4xf32>\n'
-                   '  return %0 : tensor<4xf32>\n}\n', "2:8", "'stablehlo.all_reduce': collectives are not supported"),
+                   '  return %0 : tensor<4xf32>\n}\n', "2:8", "'stablehlo.all_reduce' with this reduction body is not supported"),
     "unsupported pretty op": (_FUNC.format(args="%a: tensor<f32>, %b: tensor<f32>, %s: tensor<1xi64>",
                                            result="tensor<3xf32>",
                                            body="  %0 = stablehlo.rng %a, %b, %s, distribution = NORMAL : "

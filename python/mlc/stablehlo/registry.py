@@ -14,7 +14,7 @@ CUSTOM_CALLS: dict[str, Callable] = {}
 
 def load_rules() -> None:
     """Imports every module that registers rules (they fill RULES when imported)."""
-    from . import (batch_norm, bits, chlo, chlo_special, control_flow,  # noqa: F401
+    from . import (batch_norm, bits, chlo, chlo_special, collectives, control_flow,  # noqa: F401
                    dynamic, elementwise_regions, general_regions, linalg, op_rules,
                    select_and_scatter, tuples)
 
@@ -35,13 +35,12 @@ def rule(*names: str):
     return register
 
 
-# Ops outside MLC's scope (one device, no side effects), rejected with the reason, even
-# where the hlo table has a same-named op for MLC's own use.
-_COLLECTIVES = ("all_reduce", "all_gather", "all_to_all", "reduce_scatter", "collective_permute",
-                "collective_broadcast", "partition_id", "replica_id")
+# Ops outside MLC's scope (no side effects; the collectives of collectives.py only),
+# rejected with the reason, even where the hlo table has a same-named op for MLC's own use.
+_COLLECTIVES = ("all_to_all", "collective_permute", "partition_id", "replica_id")
 _SIDE_EFFECTS = ("send", "recv", "infeed", "outfeed", "after_all", "create_token")
 REJECTED: dict[str, str] = {
-    **{f"stablehlo.{n}": "collectives are not supported (MLC imports single-device programs)"
-       for n in _COLLECTIVES},
+    **{f"stablehlo.{n}": "this collective is not supported (all_reduce, all_gather, reduce_scatter "
+       "and collective_broadcast over one group of all processes are)" for n in _COLLECTIVES},
     **{f"stablehlo.{n}": "tokens and side-effecting ops are not supported" for n in _SIDE_EFFECTS},
 }

@@ -1,10 +1,11 @@
 """Collectives across the processes of an MPI job, as calls into MPI from compiled code.
 
-hlo.all_reduce -> the operand copied into a fresh buffer, and
-`MPI_Allreduce(MPI_IN_PLACE, buffer, count, datatype, op, MPI_COMM_WORLD)` on its address;
-the buffer is read back as a tensor. all_gather -> MPI_Allgather, reduce_scatter ->
+hlo.all_reduce -> `MPI_Allreduce(MPI_IN_PLACE, buffer, count, datatype, op, MPI_COMM_WORLD)`
+on the operand's buffer, which one-shot bufferization copies first only when the operand
+is still needed afterwards (so a donated or dead operand is reduced in place, without a
+copy); the buffer is read back as the result. all_gather -> MPI_Allgather, reduce_scatter ->
 MPI_Reduce_scatter_block (with a transpose when the dimension is not the leading one),
-collective_broadcast -> MPI_Bcast from process 0 on a copy of the operand.
+collective_broadcast -> MPI_Bcast from process 0, in place like all_reduce.
 Direct calls rather than upstream `mpi.allreduce`: that op declares no memory effects,
 which buffer-deallocation-pipeline refuses, and the dialect has no allgather/reduce_scatter.
 The handles are MPICH's ABI (integer handles: the `mpich` wheel's libmpi.so.12, and the
@@ -15,12 +16,11 @@ No collective can hang the job or read garbage. Before each, a small nonblocking
 all-reduce (`_signature_check`) checks that every process reached the same collective
 with the same count and dtype, and aborts the job naming the op and the user's line if
 not. It completes in `@mlc_collective_wait` (one LLVM function per module), which polls
-MPI_Test and aborts the job (MPI_Abort, after a message naming this process, the op and
+MPI_Test, yielding the core between polls, and aborts the job (MPI_Abort, after a message naming this process, the op and
 the line) when the check has not completed within the compile's `collective_timeout`, or
 2 s after another process announced its exit (`distributed` sends that notice, tag
 EXIT_TAG, from every process that ends). Once the check is through, every process is in
-the collective, so the data moves with MPI's blocking call (the nonblocking one with the
-wait loop was 2-3x slower at 1e6 elements).
+the collective, so the data moves with MPI's blocking call (see `_blocking`).
 
 On one process (not launched by mpiexec) a collective is the identity: nothing from MPI
 is emitted or loaded, so the same program runs without MPI. The disk cache keys on the
@@ -116,6 +116,9 @@ def _declare(name: str, llvm_function_type: str) -> None:
 # (op, kind, dim) and operand shape (a 56-bit hash) agree with every other rank's. One small MPI_Allreduce(MAX) of (a, -a)
 # pairs gives max and -min of each; they differ when some rank disagrees. MPI itself
 # would read mismatched buffers as garbage (same bytes, other type) or fail obscurely.
+# Every check has the same length (SIGNATURE_VALUES, zero-padded), so the checks of two
+# different collectives still match each other inside MPI, and report the disagreement.
+SIGNATURE_VALUES = 6
 _MPI_IN_PLACE = -1
 _MPI_INT64_T = 0x4c00083a
 _MPI_MAX = MPI_OPS["max"]
@@ -133,6 +136,8 @@ def _signature_check(what: str, values: list[int]) -> None:
     from mlir.dialects import scf
     from ...autodiff.errors import describe
     i64, index = ir.IntegerType.get_signless(64), ir.IndexType.get()
+    assert len(values) <= SIGNATURE_VALUES, values
+    values = values + [0] * (SIGNATURE_VALUES - len(values))
     n = len(values)
     buffer = memref.alloca(ir.MemRefType.get([2 * n], i64), [], [])
     for i, v in enumerate(values + [-v for v in values]):
@@ -181,7 +186,12 @@ def _in_place() -> ir.Value:
     return llvm.inttoptr(ir.Type.parse("!llvm.ptr"), arith.constant(ir.IntegerType.get_signless(64), _MPI_IN_PLACE))
 
 
-# The wait loop every collective ends in: MPI_Test until done; every 10 ms, a look for a
+# The wait loop every agreement check ends in: MPI_Test, then sched_yield() while not done
+# (MPICH's own blocking waits yield too). Without the yield a process that arrives first
+# spins through its whole time slice whenever the other one is not running (processes
+# sharing cores, or any other load): measured with both processes on one core, a 1-float
+# psum took 6-7 ms instead of 0.25 ms and a 1e6-element one 11-13 ms instead of 5-6 ms;
+# that was the gap to mpi4py on the shared 2-core machine. Every 10 ms, a look for a
 # notice from a process that exited (MPI_Iprobe of EXIT_TAG; probing on every turn made a
 # 1e6-element all-reduce 3x slower), which shortens the limit to 2 s from now (the grace
 # lets a collective the leaver did join finish); past the limit (none when <= 0), a
@@ -214,6 +224,7 @@ llvm.func internal @mlc_collective_wait(%req: !llvm.ptr, %deadline: f64, %what: 
   %done = llvm.icmp "ne" %f, %zero : i32
   llvm.cond_br %done, ^done, ^check
 ^check:
+  %yielded = llvm.call @sched_yield() : () -> i32
   %now = llvm.call @MPI_Wtime() : () -> f64
   %elapsed = llvm.fsub %now, %start : f64
   %due = llvm.fcmp "oge" %elapsed, %probe_at : f64
@@ -260,7 +271,7 @@ llvm.func internal @mlc_collective_wait(%req: !llvm.ptr, %deadline: f64, %what: 
 _WAIT_NEEDS = {"MPI_Test": "!llvm.func<i32 (ptr, ptr, ptr)>", "MPI_Wtime": "!llvm.func<f64 ()>",
                "MPI_Iprobe": "!llvm.func<i32 (i32, i32, i32, ptr, ptr)>",
                "MPI_Comm_rank": "!llvm.func<i32 (i32, ptr)>", "MPI_Abort": "!llvm.func<i32 (i32, i32)>",
-               "dprintf": "!llvm.func<i32 (i32, ptr, ...)>"}
+               "dprintf": "!llvm.func<i32 (i32, ptr, ...)>", "sched_yield": "!llvm.func<i32 ()>"}
 
 
 def _define_wait() -> None:
@@ -310,7 +321,10 @@ def _blocking(function: tuple[str, str], args: list) -> None:
     """The blocking MPI `function`: it follows an agreement check, which returned only
     once every process reached this collective with the same signature, so it cannot
     wait for a process that left (one killed meanwhile makes mpiexec end the job). The
-    nonblocking form with the wait loop was 2-3x slower at 1e6 elements."""
+    nonblocking form was 2-3x slower at 1e6 elements with the wait loop that did not yet
+    yield; with the yield, started together with the check (one wait for both) it was no
+    faster for 1e6-1e7 elements and would combine data before the check passed
+    (benchmarks/results/allreduce.md)."""
     name, signature = function
     _declare(name, signature)
     _call(name, args)
@@ -338,8 +352,19 @@ def _send_buffer(value: ir.Value) -> ir.Value:
                                attributes={"read_only": ir.UnitAttr.get()}).result
 
 
+def _in_place_buffer(value: ir.Value) -> ir.Value:
+    """The buffer of `value` for MPI to overwrite. Not read_only, so one-shot bufferization
+    treats it as a write into `value`: it hands over the operand's own buffer when nothing
+    reads `value` afterwards and that buffer may be written (a temporary, a donated
+    argument, the result's out-param the producer wrote into), and otherwise a fresh copy
+    (a caller's read-only argument, a value used again). Either way the result tensor
+    (`_received`) is the only user of the buffer from here on."""
+    t = ir.RankedTensorType(value.type)
+    return ir.Operation.create("bufferization.to_buffer", results=[_buffer_type(t)], operands=[value]).result
+
+
 def _received(buffer: ir.Value, t: ir.RankedTensorType) -> ir.Value:
-    # restrict: nothing else writes this fresh buffer, so the tensor may alias it.
+    # restrict: nothing else writes this buffer from here on, so the tensor may alias it.
     return ir.Operation.create("bufferization.to_tensor", results=[t], operands=[buffer],
                                attributes={"restrict": ir.UnitAttr.get()}).result
 
@@ -371,32 +396,33 @@ def _check_processes(what: str, processes: int) -> None:
 
 @lowering("all_reduce")
 def lower_all_reduce(op, sig):
+    """MPI_Allreduce(MPI_IN_PLACE, ...) on the operand's own buffer, taken writable
+    (`_in_place_buffer`): bufferization copies the operand first only when it is still
+    needed (read later, a caller's array not donated to the result); a dead or donated
+    operand is reduced where it is, as mpi4py's in-place Allreduce."""
     x = op.operands[0]
     if not emits_mpi_calls():
         return [x]
     t = ir.RankedTensorType(op.results[0].type)
     count, datatype, kind = _count(t, "all_reduce"), _datatype(sig), MPI_OPS[sig.attributes["kind"]]
     _signature_check("all_reduce", [count, datatype, 1, kind, _shape_key(t)])
-    recv = memref.alloc(_buffer_type(t), [], [])
-    # In place (MPI_IN_PLACE) on a copy of the operand: MPICH copies a separate send buffer
-    # itself, then reduces in place with more temporaries: measured 10-25 % slower at 1e7.
-    memref.copy(_send_buffer(x), recv)
-    _blocking(_ALLREDUCE, [_in_place(), _address(recv), _i32(count), _i32(datatype), _i32(kind),
+    buffer = _in_place_buffer(x)
+    _blocking(_ALLREDUCE, [_in_place(), _address(buffer), _i32(count), _i32(datatype), _i32(kind),
                            _i32(MPI_COMM_WORLD)])
-    return [_received(recv, t)]
+    return [_received(buffer, t)]
 
 
 @lowering("collective_broadcast")
 def lower_collective_broadcast(op, sig):
-    """MPI_Ibcast from process 0 on a fresh buffer holding a copy of the operand."""
+    """MPI_Bcast from process 0, in place on the operand's buffer (copied first only when
+    the operand is still needed, as for all_reduce)."""
     x = op.operands[0]
     if not emits_mpi_calls():
         return [x]
     t = ir.RankedTensorType(op.results[0].type)
     count, datatype = _count(t, "collective_broadcast"), _datatype(sig)
     _signature_check("collective_broadcast", [count, datatype, 4, _shape_key(t)])
-    buffer = memref.alloc(_buffer_type(t), [], [])
-    memref.copy(_send_buffer(x), buffer)
+    buffer = _in_place_buffer(x)
     _blocking(_BCAST, [_address(buffer), _i32(count), _i32(datatype), _i32(0), _i32(MPI_COMM_WORLD)])
     return [_received(buffer, t)]
 
