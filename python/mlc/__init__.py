@@ -19,7 +19,23 @@ from .frontend.eval_shape import ShapeDtypeStruct, block_until_ready, device_put
 from .batching.api import vmap
 
 # The JAX-shaped namespaces, as `import jax; jax.lax.fori_loop` works.
-from . import distributed, lax, nn, numpy, random, reference, stablehlo, tree_util  # noqa: E402
+from . import distributed, lax, nn, numpy, random, stablehlo, tree_util  # noqa: E402
+
+# Imported on first use (`mlc.reference`, `from mlc import reference`): the reference
+# interpreter imports ml_dtypes, which alone took 1.3-1.6 s, most of `import mlc`.
+_LAZY_SUBMODULES = ("reference",)
+
+
+def __getattr__(name: str):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")  # also binds it on this module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+
 
 __all__ = ["distributed", "lax", "nn", "numpy", "random", "reference", "stablehlo", "tree_util", "compile", "lower", "jit", "Jitted", "Traced", "Lowered", "Compiled", "CompileOptions", "CompileError", "Executable",
            "TracingError", "ConcretizationError", "UnexpectedTracerError",

@@ -17,11 +17,14 @@ from mlir import ir
 
 from . import config
 from .codegen import target
-from .context import make_context
+from .context import account, prepare_for_passes, thread_context
+from .context import discard as discard_context
 from .diagnostics import CompileError, format_error, format_location, parse_module
 from .dtypes import numpy_dtype
 from .options import CompileOptions
-from .pipelines import STAGE_NAMES, check_stage, pass_manager, stages
+# (.pipelines, which imports every pass and the linalg/llvm dialect modules, about 0.4 s,
+# is imported by the functions that run passes: a process whose functions all come from
+# the persistent cache never imports it.)
 from .runtime import disk_cache
 from .runtime.executable import Executable
 from .runtime.memref import TensorSpec
@@ -66,6 +69,8 @@ def run_passes(module: ir.Module, passes, source_name: str = "<input>",
                print_ir_after_all: bool = False, verify_each: bool = True) -> ir.Module:
     """Runs `passes` on `module` in place; CompileError with the diagnostics on failure.
     verify_each=False verifies once, after the last pass, instead of after every pass."""
+    from .pipelines import pass_manager
+    prepare_for_passes(module.context)  # MLC's contexts load most dialects on demand
     pm = pass_manager(passes, module.context, print_ir_after_all, verify_each)
     try:
         pm.run(module.operation)
@@ -73,6 +78,11 @@ def run_passes(module: ir.Module, passes, source_name: str = "<input>",
             module.operation.verify()
     except ir.MLIRError as e:
         raise CompileError(format_error(e, source_name)) from None
+    except BaseException:
+        # A Python exception from a pass unwound the pass manager past its bookkeeping: the
+        # context must not be reused (context.discard), or the next compile would abort.
+        discard_context(module.context)
+        raise
     return module
 
 
@@ -81,6 +91,7 @@ def run_stages(module: ir.Module, options: CompileOptions, until: str = "llvm",
                ) -> ir.Module:
     """Runs the pipeline's stages in order on `module` in place, up to `until`, calling
     `record(stage, module)` after each one (stage "hlo" included)."""
+    from .pipelines import check_stage, stages
     check_stage(until)
     with config.compiling_with(options):  # the codegen passes read threads/width/BLAS there
         for stage in stages(options):
@@ -116,20 +127,23 @@ _DUMP_COUNTER = itertools.count(1)
 
 def compile_module(module: ir.Module, entry: str = "main", options: CompileOptions | None = None,
                    source_name: str = "<input>", keep_stages: bool | None = False,
-                   dump_name: str | None = None, use_cache: bool = True) -> Compilation:
+                   dump_name: str | None = None, use_cache: bool = True,
+                   fields: dict[str, str] | None = None) -> Compilation:
     """Compiles `module` (lowered in place) with the persistent cache in front.
 
     keep_stages: False keeps no stage texts, None keeps them when the pipeline runs (not on
     a cache hit), True always (no cache lookup: the stages must be ones that ran).
-    MLC_DUMP_DIR writes them as `<dump_name>.<stage>.mlir` (and skips the lookup too)."""
+    MLC_DUMP_DIR writes them as `<dump_name>.<stage>.mlir` (and skips the lookup too).
+    fields: the cache key's fields of a module the caller looked up already (a miss)."""
     options = resolve_options(options)
     inputs, outputs = entry_signature(module, entry, source_name)
     dump_dir = config.dump_dir()
     keep = keep_stages is not False or dump_dir is not None
     cache = disk_cache.default_cache() if use_cache else None
-    fields = None
-    if cache is not None:
-        fields = cache.fields(module.operation.get_asm(enable_debug_info=False), entry, options)
+    if cache is None:
+        fields = None
+    elif fields is None:
+        fields = cache.fields(disk_cache.module_key(module), entry, options)
         if keep_stages is not True and dump_dir is None:
             executable = cache.load(fields)
             if executable is not None:
@@ -151,6 +165,7 @@ def _safe(name: str) -> str:
 
 
 def _dump(directory: str, name: str, texts: dict[str, str]) -> None:
+    from .pipelines import STAGE_NAMES
     os.makedirs(directory, exist_ok=True)
     for stage in STAGE_NAMES:
         if stage in texts:
@@ -161,7 +176,10 @@ def _dump(directory: str, name: str, texts: dict[str, str]) -> None:
 def parse_input(module_or_text, source_name: str = "<input>") -> ir.Module:
     if isinstance(module_or_text, str):
         from .stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
-        return parse_module(hlo_text(module_or_text, source_name), make_context(), source_name)
+        text = hlo_text(module_or_text, source_name)
+        context = thread_context()
+        account(context, len(text))
+        return parse_module(text, context, source_name)
     if isinstance(module_or_text, ir.Module):
         return module_or_text
     raise TypeError(f"compile() takes MLIR text or an ir.Module, got {type(module_or_text).__name__}")

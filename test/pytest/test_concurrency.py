@@ -1,7 +1,8 @@
 """Threads, processes and long runs: jit from 8 threads at once, fork() children (they
-deadlocked in the first parallel kernel), 100k cached calls without memory growth, and
-executables freed with their jit object. Children run in a subprocess with a timeout, so a
-hang fails the test instead of the run."""
+deadlocked in the first parallel kernel), 100k cached calls without memory growth,
+executables freed with their jit object, and each thread's own MLIR context (freed with
+the thread). Children run in a subprocess with a timeout, so a hang fails the test instead
+of the run."""
 
 from __future__ import annotations
 
@@ -159,3 +160,35 @@ def test_dropping_parallel_executables_right_after_their_calls():
     """)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "ok" in out.stdout
+
+
+def test_threads_compile_in_their_own_contexts_which_go_with_them():
+    # Each thread traces and compiles in its own reused MLIR context (mlc/context.py); a
+    # thread's context is freed when the thread ends and its functions are dropped.
+    from mlir import ir
+    from mlc import context as mlc_context
+    gc.collect()
+    live_before = ir.Context._get_live_count()
+    x = np.random.default_rng(2).standard_normal((64, 32)).astype(np.float32)
+    errors, contexts = [], []
+    together = threading.Barrier(4, timeout=120)  # all alive at once: ids cannot be reused
+
+    def worker(t):
+        try:
+            fns = [mlc.jit(lambda v, k=k: mnp.tanh(v) * (t + k) + mnp.max(v, axis=0)) for k in range(3)]
+            for k, f in enumerate(fns):
+                np.testing.assert_allclose(f(x), np.tanh(x) * (t + k) + x.max(0), rtol=1e-5, atol=1e-5)
+            contexts.append(id(mlc_context.thread_context()))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+        together.wait()
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert len(set(contexts)) == 4
+    gc.collect()
+    assert ir.Context._get_live_count() <= live_before

@@ -160,3 +160,21 @@ def test_cache_off_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv("MLC_CACHE_DIR", str(tmp_path))
     _compile_here()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_key_ignores_where_the_function_was_traced_and_staged_compiles_share_it(tmp_path):
+    """The key is the traced module without locations (module_key), taken before the
+    module is verified or printed: the same function written elsewhere hits, and the staged
+    API (a parsed copy of the trace) finds the call path's entry."""
+    out, err, code = _run(tmp_path)
+    assert code == 0 and out.strip() == "MISS", err
+    moved = "\n\n# moved down and split over lines\n" + SCRIPT.replace(
+        "f = mlc.jit(lambda x, y:", "f = mlc.jit(\n    lambda x, y:")
+    out, err, code = _run(tmp_path, script=moved)
+    assert code == 0 and out.strip() == "HIT", err
+    staged = SCRIPT.replace("np.testing.assert_allclose(f(x, y)", "c = f.lower(x, y).compile()\n"
+                            "np.testing.assert_allclose(c(x, y)").replace(
+        "next(iter(f._cache.values())).cache_hit", "c.cache_hit")
+    out, err, code = _run(tmp_path, script=staged)
+    assert code == 0 and out.strip() == "HIT", err
+    assert len(_entries(tmp_path)) == 1

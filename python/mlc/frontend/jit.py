@@ -30,19 +30,26 @@ from mlir import ir
 from mlir.dialects import func
 
 from .. import config
-from ..context import make_context
+from ..context import account, thread_context
 from ..conversion.readonly_arguments import ALIASES_ATTR
 from ..options import CompileOptions
 from ..runtime.libraries import FORK_STATE
 from . import methods as _methods  # noqa: F401  (binds Tracer operators)
 from .core import DEFAULT_FLOAT, DEFAULT_INT, asarray, element_type
 from .pytree import flatten, unflatten
-from .stages import STAGES, Compiled, Lowered, Traced
+from .stages import Compiled, Lowered, Traced, compile_for_call
 from .tracing import TraceContext, Tracer, tracing, tracing_active
 
 log = logging.getLogger("mlc")
 CacheInfo = namedtuple("CacheInfo", ["hits", "misses", "size"])
 __all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "STAGES"]
+
+
+def __getattr__(name: str):
+    if name == "STAGES":  # the stage names, imported with the pipeline on first use (stages.py)
+        from . import stages
+        return stages.STAGES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _leaf_spec(x) -> tuple:
@@ -146,7 +153,9 @@ class Jitted:
 
     # --- staged API ---------------------------------------------------------------------
     def trace_to_module(self, dynamic, static, structure, specs) -> Traced:
-        context = make_context()
+        # This thread's context, reused trace after trace (context.py): making one per
+        # trace cost more than the trace of a small function.
+        context = thread_context()
         with context, ir.Location.unknown():
             module = ir.Module.create()
             trace = TraceContext(module, context)
@@ -174,9 +183,10 @@ class Jitted:
                 for k, i in aliases:
                     table[k] = i
                 main.func_op.attributes[ALIASES_ATTR] = ir.DenseI64ArrayAttr.get(table)
-            text = module.operation.get_asm(enable_debug_info=True)
-            traced = Traced(text, self._source_name(), specs, outputs["structure"], outputs["weak"],
+            # The text (with locations) is printed only when needed (stages.Traced.hlo_text).
+            traced = Traced(None, self._source_name(), specs, outputs["structure"], outputs["weak"],
                             self.options, module)
+            account(context, len(traced._bytecode))
             traced.aliases = tuple(aliases)  # (result leaf, argument leaf): see stages.Compiled
             return traced
 
@@ -205,12 +215,12 @@ class Jitted:
 
     # --- calling ------------------------------------------------------------------------
     def _compile(self, key, dynamic, static, structure, specs) -> Compiled:
-        lowered = self.trace_to_module(dynamic, static, structure, specs).lower()
+        traced = self.trace_to_module(dynamic, static, structure, specs)
         self._compiles += 1
         if config.log_compiles():
             self._log_compile(key, specs)
-        # The call path keeps no stage texts (MLC_DUMP_DIR aside): printing them costs time.
-        return lowered._compile(keep_stages=False, dump_name=f"{self.__name__}.{self._compiles}", consume=True)
+        # The persistent cache first, keyed on the traced module; then verify and compile.
+        return compile_for_call(traced, dump_name=f"{self.__name__}.{self._compiles}")
 
     def __call__(self, *args, **kwargs):
         if self._fork_generation != FORK_STATE["generation"]:

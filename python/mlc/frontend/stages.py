@@ -9,42 +9,78 @@ Stage objects do not change once made. The pipeline runs stage by stage on one m
 each stage's text is kept as it goes, so asking for several stages never re-runs the
 pipeline; a compile served by the persistent cache ran no stages, so asking a Compiled
 for one compiles the module once more, in memory.
+
+Modules live in the context of the thread that made them (context.thread_context); a
+stage object used from another thread works on a copy parsed into that thread's context
+(from the trace's bytecode), never on the other thread's module.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import io
 import threading
 
 import numpy as np
+from mlir import ir
 
+from .. import config
 from ..compiler import Compilation, compile_module, resolve_options, run_stages
-from ..context import make_context
-from ..diagnostics import parse_module
+from ..context import account, owned_by_this_thread, thread_context
+from ..diagnostics import CompileError, format_error, parse_module
 from ..options import CompileOptions
-from ..pipelines import STAGE_NAMES, check_stage
+from ..runtime import disk_cache
 from .pytree import flatten, unflatten
 
-STAGES = tuple(STAGE_NAMES)
+
+def __getattr__(name: str):
+    # STAGES, the pipeline's stage names, without importing the pipeline (every pass, about
+    # 0.4 s) with this module: a process served by the persistent cache never needs it.
+    if name == "STAGES":
+        from ..pipelines import STAGE_NAMES
+        return tuple(STAGE_NAMES)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _parse_here(text: str, name: str) -> ir.Module:
+    """`text` parsed into this thread's compile context."""
+    context = thread_context()
+    account(context, len(text))
+    return parse_module(text, context, name)
 
 
 class Traced:
     """A function traced for one signature: its hlo module, as text with source locations."""
 
-    def __init__(self, hlo_text: str, name: str, in_specs, out_structure, out_weak,
+    def __init__(self, hlo_text: str | None, name: str, in_specs, out_structure, out_weak,
                  options: CompileOptions | None = None, module=None):
-        self.hlo_text = hlo_text  # with locations: diagnostics point at the user's lines
+        # hlo_text None: made on first use from the module's bytecode (kept here, with
+        # locations), so a trace served by the persistent cache never prints its module.
+        self._hlo_text = hlo_text  # with locations: diagnostics point at the user's lines
+        self._bytecode = None
+        if hlo_text is None:
+            self._bytecode = _bytecode(module)
         self._module = module  # the trace's own module, handed to the first lower() (see jit)
+        self._module_for_text = None
         self.name = name
         self.in_specs = in_specs
         self.out_structure = out_structure
         self.out_weak = out_weak
         self.options = options  # the jit's own; None: the environment's, when lowered
 
+    @property
+    def hlo_text(self) -> str:
+        if self._hlo_text is None:
+            module = self._module if self._module is not None else self._module_for_text
+            if module is None or not owned_by_this_thread(module.context):
+                module = self._parse_copy()
+            self._hlo_text = module.operation.get_asm(enable_debug_info=True)
+        return self._hlo_text
+
     def as_text(self, debug_info: bool = False) -> str:
         if debug_info:
             return self.hlo_text
-        return parse_module(self.hlo_text, make_context(), self.name).operation.get_asm()
+        return self._parse_copy().operation.get_asm()
 
     def lower(self, options: CompileOptions | None = None) -> "Lowered":
         """Binds the module to `options` (default: the jit's, else the environment's),
@@ -52,20 +88,61 @@ class Traced:
         return Lowered(self, resolve_options(options or self.options))
 
     def _take_module(self):
-        """The trace's module, once (no parse of the text for the jit's own compile)."""
-        module, self._module = self._module, None
+        """The trace's module, once (no parse of the text for the jit's own compile); None
+        when taken already or when it lives in another thread's context. Its text is
+        made first: whoever takes the module may lower it in place."""
+        module = self._module
+        if module is None or not owned_by_this_thread(module.context):
+            return None
+        self.hlo_text  # noqa: B018 - made while the module is still hlo
+        self._module = None
         return module
+
+    def _take_module_for_call(self) -> ir.Module:
+        """The jit's call path: the module itself (it was traced on this thread just now),
+        without printing its text (a cache hit never needs it)."""
+        module = self._module
+        if module is None or not owned_by_this_thread(module.context):
+            return self._parse_copy()
+        self._module = None
+        self._module_for_text = module  # hlo_text prints it, until compile_for_call lowers it
+        return module
+
+    def _parse_copy(self) -> ir.Module:
+        """A copy of the trace's module in this thread's context."""
+        if self._bytecode is None:
+            return _parse_here(self.hlo_text, self.name)
+        return _parse_bytecode_here(self._bytecode, self.name)
+
+
+def _parse_bytecode_here(data: bytes, name: str) -> ir.Module:
+    context = thread_context()
+    account(context, len(data))
+    try:
+        with context:
+            return ir.Module.parse(data)
+    except ir.MLIRError as e:
+        raise CompileError(format_error(e, name)) from None
+
+
+def _bytecode(module: ir.Module) -> bytes:
+    buffer = io.BytesIO()
+    module.operation.write_bytecode(buffer)
+    return buffer.getvalue()
 
 
 class Lowered:
     """A traced module ready to compile with fixed options; `compile()` makes native code."""
 
-    def __init__(self, traced: Traced, options: CompileOptions):
+    def __init__(self, traced: Traced, options: CompileOptions, module=None, verified: bool = False):
         self.traced = traced
         self.options = options
-        self.module = traced._take_module() or parse_module(traced.hlo_text, make_context(), traced.name)
-        with self.module.context:
-            run_stages(self.module, options, "hlo", traced.name)
+        if module is None:
+            module = traced._take_module()
+        self.module = module if module is not None else traced._parse_copy()
+        if not verified:
+            with self.module.context:
+                run_stages(self.module, options, "hlo", traced.name)
         self._compiled: Compiled | None = None
         self._lock = threading.Lock()
 
@@ -83,7 +160,8 @@ class Lowered:
         keeping every stage); with `debug_info`, each op's source location too."""
         _check(stage)
         if stage == "hlo":
-            return self.module.operation.get_asm(enable_debug_info=debug_info)
+            module = self.module if owned_by_this_thread(self.module.context) else self.traced._parse_copy()
+            return module.operation.get_asm(enable_debug_info=debug_info)
         return self.compile().as_text(stage, debug_info)
 
     def compiler_ir(self) -> str:
@@ -98,12 +176,39 @@ class Lowered:
             return self._compiled
 
     def _compile(self, keep_stages: bool | None, dump_name: str | None = None,
-                 consume: bool = False) -> "Compiled":
+                 consume: bool = False, fields: dict | None = None) -> "Compiled":
         """consume: lower this Lowered's own module in place (the jit's call path, where
-        nobody else sees this Lowered) instead of a copy."""
-        module = self.module if consume else parse_module(
-            self.module.operation.get_asm(enable_debug_info=True), make_context(), self.name)
-        return Compiled(self, compile_module(module, "main", self.options, self.name, keep_stages, dump_name))
+        nobody else sees this Lowered) instead of a copy. fields: see compile_module."""
+        if consume:
+            module = self.module
+        elif owned_by_this_thread(self.module.context):  # a copy: this module stays hlo
+            module = _parse_bytecode_here(_bytecode(self.module), self.name)
+        else:
+            module = self.traced._parse_copy()
+        return Compiled(self, compile_module(module, "main", self.options, self.name, keep_stages, dump_name,
+                                             fields=fields))
+
+
+def compile_for_call(traced: Traced, dump_name: str) -> "Compiled":
+    """The jit's call path: the persistent cache is looked up with the traced module's key
+    before anything else (a hit neither verifies nor prints the module: an entry exists
+    only for a module that compiled); a miss lowers the trace's own module in place."""
+    module = traced._take_module_for_call()
+    options = resolve_options(traced.options)
+    cache = disk_cache.default_cache()
+    fields = None
+    if cache is not None and config.dump_dir() is None:
+        fields = cache.fields(disk_cache.module_key(module), "main", options)
+        executable = cache.load(fields)
+        if executable is not None:
+            lowered = Lowered(traced, options, module, verified=True)
+            lowered._compiled = Compiled(lowered, Compilation(executable, options, cache_hit=True))
+            return lowered._compiled
+    traced.hlo_text  # noqa: B018 - made while the module is still hlo: lowering consumes it
+    traced._module_for_text = None
+    lowered = Lowered(traced, options, module)
+    # The call path keeps no stage texts (MLC_DUMP_DIR aside): printing them costs time.
+    return lowered._compile(keep_stages=False, dump_name=dump_name, consume=True, fields=fields)
 
 
 class Compiled:
@@ -132,7 +237,7 @@ class Compiled:
 
     def _record_stages(self, debug_info: bool) -> None:
         # From the trace's text: the jit's call path lowered the Lowered's own module in place.
-        module = parse_module(self.lowered.hlo_text, make_context(), self.lowered.name)
+        module = self.lowered.traced._parse_copy()
         with module.context:
             def record(stage, m):
                 self._texts[(stage, debug_info)] = m.operation.get_asm(enable_debug_info=debug_info)
@@ -141,7 +246,7 @@ class Compiled:
     def _buffers(self):
         from ..analysis import analyze
         if self._analysis is None:
-            module = parse_module(self.as_text("buffers"), make_context(), self.lowered.name)
+            module = _parse_here(self.as_text("buffers"), self.lowered.name)
             self._analysis = analyze(module)
         return self._analysis
 
@@ -167,7 +272,7 @@ class Compiled:
         and without BLAS calls, so the library needs only the C library (see mlc.export).
         `options` default to this function's, on one thread. Returns the header's path."""
         from ..export import export_library
-        module = parse_module(self.lowered.hlo_text, make_context(), self.lowered.name)
+        module = self.lowered.traced._parse_copy()
         for op in module.body.operations:  # C callers get every result in its out-param
             if "mlc.result_aliases" in op.operation.attributes:
                 del op.operation.attributes["mlc.result_aliases"]
@@ -217,10 +322,11 @@ class Compiled:
 
 
 def _check(stage: str) -> None:
+    from ..pipelines import STAGE_NAMES, check_stage
     try:
         check_stage(stage)
     except ValueError:
-        raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}") from None
+        raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGE_NAMES)}") from None
 
 
 def _c_name(source_name: str) -> str:

