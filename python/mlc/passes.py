@@ -44,6 +44,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-llvm-linkage": "mlc.conversion.llvm_linkage:LlvmLinkage",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
+    "mlc-direct-conv": "mlc.codegen.direct_conv:DirectConv",
     "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",
     "mlc-fma": "mlc.codegen.fma:FuseMultiplyAdd",
     # The pipelines of the last three stages, from their lists in pipelines.py.

@@ -19,6 +19,7 @@ from mlir import ir, passmanager
 
 from .codegen.blas import Blas
 from .codegen.copies import StridedCopies
+from .codegen.direct_conv import DirectConv
 from .codegen.fma import FuseMultiplyAdd
 from .codegen.math_approx import MathApprox
 from .codegen.matmul import TileMatmul
@@ -91,6 +92,8 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
 # --- codegen: MLC's CPU strategies on bufferized linalg --------------------------------------
 def codegen_passes() -> list[Pass]:
     return [
+        # 2-D NHWC convolutions hlo-to-linalg kept as named ops: direct register-tiled kernels.
+        DirectConv(),
         # Named ops left after bufferization (linalg.copy, linalg.transpose, ...) become
         # generics, so mlc-blas and mlc-vectorize see them too.
         Upstream("func.func(linalg-generalize-named-ops)"),

@@ -512,13 +512,13 @@ func.func @chunked_max(%x: tensor<65536xf32>, %z: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-// A plain 2-D convolution is im2col + one named matmul; NCHW/OIHW operands are transposed
-// to NHWC/HWIO first and the NHWC product back to NCHW.
+// A plain 2-D convolution is a direct convolution (or im2col + one named matmul, by the
+// rule: hlo-to-linalg-convolution.mlir); NCHW/OIHW operands are transposed to NHWC/HWIO
+// first and the NHWC result back to NCHW.
 // CHECK-LABEL: func @conv_as_matmul
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<3x2x3x3xf32>) {{.*}} permutation = [2, 3, 1, 0]
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<1x2x6x6xf32>) {{.*}} permutation = [0, 2, 3, 1]
-// CHECK-COUNT-9: linalg.copy
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x18xf32>, tensor<18x3xf32>)
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x6x2xf32>, tensor<3x3x2x3xf32>)
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<1x4x4x3xf32>) {{.*}} permutation = [0, 3, 1, 2]
 func.func @conv_as_matmul(%x: tensor<1x2x6x6xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32> {
   %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2, 3>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2, 3>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2, 3>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x2x6x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32>

@@ -90,3 +90,152 @@ def test_integer_convolution_accumulates_exactly(rng):
     got = run_hlo(lambda a, b: hlo.convolution(a, b, **dims), x, w)
     want = reference_conv(x, w, (1,), ((0, 0),), (1,), (1,), 1, 1).astype(np.int32)
     assert_matches(got, want)
+
+
+# --- the direct convolution (codegen/direct_conv.py) --------------------------------------
+# Plain 2-D float convolutions take it (conversion/hlo_to_linalg/convolution.py's rule):
+# odd spatial sizes and channel counts (partial register tiles in pixels and channels),
+# strides, padding, kernel dilation (the tap loop not merged with the channels), batch 1
+# and 3, each dtype the kernel has, and shapes big enough to split between threads.
+DIRECT_CASES = [
+    # batch, (h, w), ci, (kh, kw), co, strides, padding, rhs dilation
+    (1, (1, 1), 1, (1, 1), 1, (1, 1), ((0, 0), (0, 0)), (1, 1)),
+    (1, (1, 1), 3, (3, 3), 17, (1, 1), ((1, 1), (1, 1)), (1, 1)),            # 'same' on a 1x1 image
+    (3, (3, 3), 17, (3, 3), 3, (1, 1), ((0, 0), (0, 0)), (1, 1)),            # 'valid': one pixel
+    (3, (17, 17), 3, (3, 3), 17, (2, 2), ((1, 1), (1, 1)), (1, 1)),          # stride 2 'same'
+    (1, (17, 3), 1, (3, 1), 64, (1, 1), ((1, 1), (0, 0)), (1, 1)),
+    (3, (17, 17), 64, (3, 3), 64, (1, 1), ((1, 1), (1, 1)), (1, 1)),         # threads, K blocks
+    (1, (17, 17), 17, (3, 3), 17, (1, 2), ((2, 2), (0, 1)), (2, 2)),         # dilation
+    (3, (9, 17), 64, (1, 1), 17, (2, 1), ((0, 0), (0, 0)), (1, 1)),          # pointwise, strided
+    (1, (17, 17), 3, (7, 7), 64, (2, 2), ((3, 3), (3, 3)), (1, 1)),          # a stem conv
+    (1, (3, 17), 96, (3, 3), 33, (1, 1), ((1, 1), (1, 1)), (1, 3)),          # K split in chunks
+]
+
+
+def _nhwc_dims():
+    return dict(input_batch_dimension=0, input_feature_dimension=3, input_spatial_dimensions=[1, 2],
+                kernel_input_feature_dimension=2, kernel_output_feature_dimension=3,
+                kernel_spatial_dimensions=[0, 1], output_batch_dimension=0, output_feature_dimension=3,
+                output_spatial_dimensions=[1, 2])
+
+
+def _compile_conv(x_spec, w_spec, **attrs):
+    """(executable, codegen-stage text) of one hlo.convolution."""
+    from conftest import tensor_type
+    from mlir import ir
+    from mlir.dialects import func
+
+    from mlc.compiler import compile_module
+    from mlc.context import make_context
+
+    with make_context(), ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            @func.FuncOp.from_py_func(tensor_type(*x_spec), tensor_type(*w_spec), name="main")
+            def main(a, b):
+                return hlo.convolution(a, b, **attrs)
+        compiled = compile_module(module, keep_stages=True, use_cache=False)
+        return compiled.executable, compiled.stage_texts["codegen"]
+
+
+DIRECT_TOLERANCE = {np.dtype(np.float16): 4e-3, np.dtype(np.float32): 2e-6, np.dtype(np.float64): 1e-14}
+
+
+def _check_direct(case, dtype, rng):
+    batch, (h, w_), ci, (kh, kw), co, strides, padding, dil = case
+    x = random_array(rng, (batch, h, w_, ci), dtype)
+    w = random_array(rng, (kh, kw, ci, co), dtype)
+    attrs = dict(window_strides=strides, padding=padding, rhs_dilation=dil, **_nhwc_dims())
+    executable, text = _compile_conv((x.shape, x.dtype), (w.shape, w.dtype), **attrs)
+    assert "mlc.direct_conv" in text  # the direct path, not im2col
+    got = executable(x, w)
+    to_nchw, to_oihw = (0, 3, 1, 2), (3, 2, 0, 1)
+    args = (strides, padding, (1, 1), dil, 1, 1)
+    want = np.moveaxis(reference_conv(x.transpose(to_nchw), w.transpose(to_oihw), *args), 1, -1)
+    # Error bound of a sum of products: eps * (|x| conv |w|) (the summation order differs).
+    bound = np.moveaxis(reference_conv(np.abs(x).transpose(to_nchw), np.abs(w).transpose(to_oihw), *args), 1, -1)
+    assert got.shape == want.shape and got.dtype == x.dtype
+    err = np.abs(got.astype(np.float64) - want)
+    assert np.all(err <= DIRECT_TOLERANCE[np.dtype(dtype)] * (bound + 1)), float((err / (bound + 1)).max())
+
+
+@pytest.mark.parametrize("case", DIRECT_CASES, ids=[str(i) for i in range(len(DIRECT_CASES))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_direct_convolution(case, dtype, rng):
+    _check_direct(case, dtype, rng)
+
+
+@pytest.mark.parametrize("case", [DIRECT_CASES[i] for i in (2, 5, 6)], ids=["valid", "threads", "dilation"])
+def test_direct_convolution_f16(case, rng):
+    """f16 is summed in f32 (packed_gemm.compute_type) and rounded once."""
+    _check_direct(case, np.float16, rng)
+
+
+@pytest.mark.parametrize("case", [DIRECT_CASES[i] for i in (3, 5, 9)], ids=["stride", "threads", "chunks"])
+def test_direct_convolution_both_vector_widths(case, vector_bits, rng):
+    """AVX2 (6 x 16 f32 tiles) and AVX-512 (8 x 32) code, run on this host."""
+    _check_direct(case, np.float32, rng)
+
+
+def test_direct_convolution_nchw(rng):
+    """Other layouts are transposed to NHWC / HWIO around the direct kernel."""
+    x, w = random_array(rng, (2, 5, 9, 7), np.float32), random_array(rng, (6, 5, 3, 3), np.float32)
+    dims = dict(input_batch_dimension=0, input_feature_dimension=1, input_spatial_dimensions=[2, 3],
+                kernel_input_feature_dimension=1, kernel_output_feature_dimension=0,
+                kernel_spatial_dimensions=[2, 3], output_batch_dimension=0, output_feature_dimension=1,
+                output_spatial_dimensions=[2, 3])
+    padding = ((1, 1), (0, 2))
+    executable, text = _compile_conv((x.shape, x.dtype), (w.shape, w.dtype), window_strides=(2, 1),
+                                     padding=padding, **dims)
+    assert "mlc.direct_conv" in text
+    want = reference_conv(x, w, (2, 1), padding, (1, 1), (1, 1), 1, 1).astype(np.float32)
+    assert_matches(executable(x, w), want, loose=True)
+
+
+# --- depthwise (channel multiplier 1): vectorized over channels (direct_conv.emit_depthwise) --
+DEPTHWISE_CASES = [
+    # batch, (h, w), channels, (kh, kw), strides, padding, rhs dilation
+    (1, (1, 1), 3, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),
+    (3, (3, 3), 17, (3, 3), (1, 1), ((0, 0), (0, 0)), (1, 1)),          # partial channel chunk (masks)
+    (3, (17, 17), 64, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),        # threads
+    (1, (17, 17), 17, (3, 3), (2, 2), ((1, 1), (1, 1)), (1, 1)),
+    (1, (17, 9), 40, (5, 3), (2, 1), ((2, 2), (0, 1)), (2, 1)),         # dilation, odd kernel
+    (3, (17, 17), 2, (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1)),
+]
+
+
+def _check_depthwise(case, dtype, rng, layout="nhwc"):
+    batch, (h, w_), c, (kh, kw), strides, padding, dil = case
+    x = random_array(rng, (batch, c, h, w_), dtype)          # NCHW
+    w = random_array(rng, (c, 1, kh, kw), dtype)             # OIHW, one input channel per group
+    args = (strides, padding, (1, 1), dil, c, 1)
+    want = reference_conv(x, w, *args)
+    bound = reference_conv(np.abs(x), np.abs(w), *args)
+    if layout == "nhwc":
+        x, w = np.moveaxis(x, 1, -1).copy(), w.transpose(2, 3, 1, 0).copy()
+        want, bound = np.moveaxis(want, 1, -1), np.moveaxis(bound, 1, -1)
+        dims = _nhwc_dims()
+    else:
+        spatial = [2, 3]
+        dims = dict(input_batch_dimension=0, input_feature_dimension=1, input_spatial_dimensions=spatial,
+                    kernel_input_feature_dimension=1, kernel_output_feature_dimension=0,
+                    kernel_spatial_dimensions=spatial, output_batch_dimension=0, output_feature_dimension=1,
+                    output_spatial_dimensions=spatial)
+    executable, text = _compile_conv((x.shape, x.dtype), (w.shape, w.dtype), window_strides=strides,
+                                     padding=padding, rhs_dilation=dil, feature_group_count=c, **dims)
+    assert "mlc.direct_conv" in text  # the depthwise kernel, not the generic loop nest
+    got = executable(x, w)
+    assert got.shape == want.shape and got.dtype == x.dtype
+    err = np.abs(got.astype(np.float64) - want)
+    assert np.all(err <= DIRECT_TOLERANCE[np.dtype(dtype)] * (bound + 1)), float((err / (bound + 1)).max())
+
+
+@pytest.mark.parametrize("case", DEPTHWISE_CASES, ids=[str(i) for i in range(len(DEPTHWISE_CASES))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_depthwise_convolution(case, dtype, rng):
+    _check_depthwise(case, dtype, rng)
+
+
+@pytest.mark.parametrize("case", [DEPTHWISE_CASES[i] for i in (1, 4)], ids=["masks", "dilation"])
+def test_depthwise_convolution_both_vector_widths_nchw(case, vector_bits, rng):
+    _check_depthwise(case, np.float32, rng, layout="nchw")

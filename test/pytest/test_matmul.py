@@ -257,7 +257,9 @@ def reference_conv_nhwc(x, w, stride, padding, dilation):
     ((2, 12, 12, 4), (3, 3, 4, 6), (1, 1), ((2, 2), (2, 2)), (2, 2)),
     ((4, 16, 16, 32), (3, 3, 32, 64), (1, 1), ((1, 1), (1, 1)), (1, 1)),
 ], ids=["same", "strided-asymmetric", "dilated", "blas-sized"])
-def test_nhwc_convolution_as_matmul(shape, kernel, stride, padding, dilation, strategy):
+def test_nhwc_convolution_as_matmul(shape, kernel, stride, padding, dilation, strategy, monkeypatch):
+    import mlc.conversion.hlo_to_linalg.convolution as convolution
+    monkeypatch.setattr(convolution, "FORCE", "im2col")  # the rule picks direct for most of these
     x = RNG.standard_normal(shape).astype(np.float32)
     w = RNG.standard_normal(kernel).astype(np.float32)
     fn = lambda x, w: lax.conv_general_dilated(x, w, stride, padding, rhs_dilation=dilation,  # noqa: E731

@@ -7,9 +7,46 @@ with lhs spatial index `out * stride + k * rhs_dilation`. Feature groups split t
 and output features (grouped / depthwise convolution); batch groups split the lhs batch and
 the output features. The (group, feature) extent comes from a shape-only operand.
 
-A plain 2-D convolution (no groups, no input dilation, floats) is instead one matrix
-multiplication over im2col copies, in any layout: operands are transposed to NHWC/HWIO
-and the result back, when they are not in that layout already."""
+A plain 2-D convolution (no groups, no input dilation, one float type) is instead, in any
+layout (operands transposed to NHWC / HWIO and the result back when they are not that
+already), either
+
+  - direct: one named `linalg.conv_2d_nhwc_hwcf` on the padded input, which mlc-direct-conv
+    (codegen/direct_conv.py) lowers to register-tiled code: no im2col buffer, the weights
+    packed once, the taps summed as small GEMMs into 6 x 16 (AVX2) register tiles; or
+  - im2col: one strided copy per kernel tap into col[(n, oh, ow), (kh, kw, ci)], then one
+    named matmul, which the CPU strategies run as an OpenBLAS call (big) or the packed GEMM.
+
+The rule (`choose_direct`): direct, except when all of these hold, then im2col:
+  1. the im2col product goes to OpenBLAS (f32/f64, BLAS on and found, M*N*K at least
+     blas.MIN_MNK): MLC's own packed GEMM, the other im2col engine, runs the same
+     microkernel as the direct path after a copy, so it never wins;
+  2. at least IM2COL_MIN_CO output channels and either a stride > 1 or at least
+     IM2COL_MIN_CI input channels: OpenBLAS's kernel outruns the direct one on wide
+     products and the strided windows share little data;
+  3. at least IM2COL_MIN_PIXELS output pixels (a short M leaves BLAS's threads idle).
+Measured (benchmarks on this 2-core AVX2 EPYC, shared: load average 4-6 during the runs;
+in-process A/B, interleaved, medians of 7-11, ms; `direct / im2col`):
+  3x3 s1 8x56x56 64->64 71 / 109, 1->8 0.48 / 0.96, 3->32 3.96 / 3.76, 16->16 9.7 / 16.2,
+  64->1 14 / 82, 64->3 25 / 119; 4x28x28 128->128 64 / 72; 8x7x7 512->512 152 / 270;
+  4x14x14 256->256 64 / 53 (another run 65 / 69), 512->512 249 / 237;
+  3x3 s2 8x56x56 64->128 79 / 60, 4x28x28 128->256 30 / 25;
+  7x7 s2 2x112x112 3->64 8.5 / 16.4; 1x1 s1 8x56x56 64->64 16 / 29, 4x14x14 256->1024
+  36 / 56, 1024->256 36 / 36; 1x1 s2 8x56x56 64->128 12.7 / 10.2, 4x28x28 256->512 16 / 12.8.
+A function that calls BLAS runs its other loops on one thread (codegen/parallel.py), which
+is one more reason the rule keeps im2col to where BLAS clearly wins.
+
+A 2-D depthwise convolution (feature_group_count = input channels, channel multiplier 1,
+no input dilation, a float type) is one named `linalg.depthwise_conv_2d_nhwc_hwc` on the
+padded NHWC input and the (kh, kw, channels) kernel, which mlc-direct-conv vectorizes over
+channels (against the generic loop nest, 'same' 3x3, in-process A/B, load average 7:
+8x56x56x64 6.1 / 16.8 ms, 8x112x112x32 10.3 / 51.9 ms, 8x28x28x256 stride 2 3.0 / 5.0 ms).
+Other grouped convolutions keep the generic nest.
+
+For these paths the padding inserts the input into an empty tensor and zeroes only the
+borders (`_pad_borders`), not the whole padded tensor first; the named convolutions carry
+`mlc.zero_init`, so the kernels overwrite their output and drop its zero fill.
+"""
 
 from __future__ import annotations
 
@@ -18,11 +55,12 @@ import math
 from mlir import ir
 from mlir.dialects import linalg, tensor
 
+from ... import config
 from ...dialects.hlo.shape_rules import convolution_layout
 from ...dialects.hlo.types import is_float
 from .registry import PARALLEL, REDUCTION, empty, generic, lowering
 from .scalar import combine, const, convert_scalar
-from .slicing import extract_slice, pad_tensor
+from .slicing import extract_slice, insert_slice, pad_tensor
 
 
 def _dim(i: int) -> ir.AffineExpr:
@@ -48,6 +86,42 @@ def _is_plain_2d(c, lhs, rhs, result_type) -> bool:
     et = result_type.element_type
     return (lhs.rank == 4 and c.feature_groups == 1 and c.batch_groups == 1 and c.lhs_dilation == [1, 1]
             and is_float(et) and lhs.element_type == et and rhs.element_type == et)
+
+
+def _pad_borders(source: ir.Value, low: list[int], high: list[int]) -> ir.Value:
+    """`source` zero padded (non-negative edges, no interior): the source inserted into an
+    empty tensor, then a zero slab inserted on each padded side of each padded dim (the
+    slabs of later dims span the earlier dims' padded extent). Only the borders are filled:
+    a fill of the whole padded tensor first (pad_tensor) writes every element twice, and a
+    big fill is a slow store loop in the generated code."""
+    t = ir.RankedTensorType(source.type)
+    et = t.element_type
+    padded_shape = [lo + n + hi for lo, n, hi in zip(low, t.shape, high)]
+    result = insert_slice(source, empty(ir.RankedTensorType.get(padded_shape, et)), list(low))
+    for d in range(t.rank):
+        for start, width in ((0, low[d]), (low[d] + t.shape[d], high[d])):
+            if width == 0:
+                continue
+            # Dims before d: padded extent (already bordered); after d: the source's interior rows.
+            shape = [padded_shape[i] if i < d else (width if i == d else t.shape[i]) for i in range(t.rank)]
+            offsets = [0 if i < d else (start if i == d else low[i]) for i in range(t.rank)]
+            slab = linalg.fill(const(et, 0), outs=[empty(ir.RankedTensorType.get(shape, et))])
+            result = insert_slice(slab, result, offsets)
+    return result
+
+
+def _is_depthwise_2d(c, lhs, rhs, result_type) -> bool:
+    """2-D depthwise (one group per input channel, channel multiplier 1), no input dilation,
+    one float type the direct kernel has: a linalg.depthwise_conv_2d_nhwc_hwc."""
+    from ...codegen.blas import compute_type  # codegen imports conversion modules
+
+    et = result_type.element_type
+    channels = lhs.shape[c.in_feature]
+    return (FORCE != "im2col" and lhs.rank == 4 and c.batch_groups == 1 and c.feature_groups == channels
+            and channels > 0 and rhs.shape[c.k_in] == 1 and rhs.shape[c.k_out] == channels
+            and c.lhs_dilation == [1, 1]
+            and is_float(et) and compute_type(et) is not None
+            and lhs.element_type == et and rhs.element_type == et)
 
 
 def _transposed(value: ir.Value, permutation: list[int]) -> ir.Value:
@@ -100,6 +174,52 @@ def _im2col(source: ir.Value, c, rhs: ir.RankedTensorType, kernel: ir.Value, res
     return _reshape(product, [n, oh, ow, co], [[0, 1, 2], [3]], expand=True)
 
 
+def _direct(source: ir.Value, c, kernel: ir.Value, result_type) -> ir.Value:
+    """The direct convolution: one named linalg.conv_2d_nhwc_hwcf on the padded NHWC input
+    (cut to what the windows read) and the HWIO kernel, which mlc-direct-conv lowers to
+    register-tiled code (codegen/direct_conv.py). A named op, so elementwise fusion leaves
+    it alone."""
+    init = linalg.fill(const(result_type.element_type, 0), outs=[empty(result_type)])
+    product = linalg.conv_2d_nhwc_hwcf(source, kernel, outs=[init], strides=list(c.strides),
+                                       dilations=list(c.rhs_dilation))
+    product.owner.attributes[ZERO_INIT] = ir.UnitAttr.get()
+    return product
+
+
+# On the named convolutions made here: their init is the zero fill made with them, so the
+# direct kernel may overwrite the output instead of adding to it (bufferization keeps the
+# attribute; the fill itself may have moved into another loop by then: row fusion).
+ZERO_INIT = "mlc.zero_init"
+
+# Measurement switch: False pads by filling the whole padded tensor (pad_tensor) instead.
+BORDER_PAD = True
+
+# Set by measurement scripts to force one path ("direct" | "im2col"); None: the rule.
+FORCE: str | None = None
+
+
+IM2COL_MIN_CO = 128
+IM2COL_MIN_CI = 256
+IM2COL_MIN_PIXELS = 512
+
+
+def choose_direct(c, lhs, rhs, result_type) -> bool:
+    """Direct convolution or im2col + GEMM for a plain 2-D float convolution (the rule and
+    its measurements: module docstring)."""
+    if FORCE is not None:
+        return FORCE == "direct"
+    from ...codegen.blas import MIN_MNK, blas_available  # codegen imports conversion modules
+
+    et = result_type.element_type
+    ci, co = rhs.shape[c.k_in], rhs.shape[c.k_out]
+    pixels = math.prod(result_type.shape) // max(1, result_type.shape[c.out_feature])
+    depth = ci * math.prod(rhs.shape[d] for d in c.k_spatial)
+    if not (config.blas_enabled() and et.width in (32, 64) and pixels * co * depth >= MIN_MNK and blas_available()):
+        return True
+    wide = co >= IM2COL_MIN_CO and (max(c.strides) > 1 or ci >= IM2COL_MIN_CI)
+    return not (wide and pixels >= IM2COL_MIN_PIXELS)
+
+
 def _covered(source: ir.Value, c, rhs: ir.RankedTensorType, result_type) -> ir.Value:
     """The padded lhs cut to the spatial elements some window reads. Then every spatial
     extent is what the loops cover, which upstream's unit-dim folding assumes: a tail past
@@ -128,21 +248,44 @@ def lower_convolution(op, sig):
         low[d], high[d] = c.padding[i]
         interior[d] = c.lhs_dilation[i] - 1
     source = op.operands[0]
-    if any(low) or any(high) or any(interior):
+    plain = _is_plain_2d(c, lhs, rhs, result_type)
+    direct_kind = plain or _is_depthwise_2d(c, lhs, rhs, result_type)
+    if BORDER_PAD and direct_kind and not any(interior) and min(low + high) >= 0 and (any(low) or any(high)):
+        source = _pad_borders(source, low, high)  # for either path: only the borders are zeroed
+    elif any(low) or any(high) or any(interior):
         source = pad_tensor(source, const(lhs.element_type, 0), low, high, interior)
     col_bytes = (math.prod(result_type.shape) // result_type.shape[c.out_feature]
                  * rhs.shape[c.k_in] * math.prod(rhs.shape[d] for d in c.k_spatial) * (et.width // 8)
                  if result_type.rank == 4 else 0)
-    if _is_plain_2d(c, lhs, rhs, result_type) and col_bytes <= IM2COL_MAX_BYTES:
+    direct = plain and choose_direct(c, lhs, rhs, result_type)
+    if direct or (plain and col_bytes <= IM2COL_MAX_BYTES):
         nhwc = [c.in_batch, c.in_spatial[0], c.in_spatial[1], c.in_feature]
         hwio = [c.k_spatial[0], c.k_spatial[1], c.k_in, c.k_out]
         out_nhwc = [c.out_batch, c.out_spatial[0], c.out_spatial[1], c.out_feature]
         kernel = _transposed(op.operands[1], hwio)
         kernel_type = ir.RankedTensorType(kernel.type)
         nhwc_result = ir.RankedTensorType.get([result_type.shape[d] for d in out_nhwc], et)
-        product = _im2col(_transposed(source, nhwc), c, kernel_type, kernel, nhwc_result)
+        if direct:
+            product = _direct(_transposed(_covered(source, c, rhs, result_type), nhwc), c, kernel, nhwc_result)
+        else:
+            product = _im2col(_transposed(source, nhwc), c, kernel_type, kernel, nhwc_result)
         back = [out_nhwc.index(d) for d in range(4)]  # requested dim d is NHWC dim back[d]
         return [_transposed(product, back)]
+
+    if _is_depthwise_2d(c, lhs, rhs, result_type):
+        nhwc = [c.in_batch, c.in_spatial[0], c.in_spatial[1], c.in_feature]
+        hwio = [c.k_spatial[0], c.k_spatial[1], c.k_in, c.k_out]
+        out_nhwc = [c.out_batch, c.out_spatial[0], c.out_spatial[1], c.out_feature]
+        kernel = _transposed(op.operands[1], hwio)
+        kh, kw, _, channels = ir.RankedTensorType(kernel.type).shape
+        kernel = _reshape(kernel, [kh, kw, channels], [[0], [1], [2, 3]], expand=False)
+        x = _transposed(_covered(source, c, rhs, result_type), nhwc)
+        nhwc_result = ir.RankedTensorType.get([result_type.shape[d] for d in out_nhwc], et)
+        init = linalg.fill(const(et, 0), outs=[empty(nhwc_result)])
+        product = linalg.depthwise_conv_2d_nhwc_hwc(x, kernel, outs=[init], strides=list(c.strides),
+                                                    dilations=list(c.rhs_dilation))
+        product.owner.attributes[ZERO_INIT] = ir.UnitAttr.get()
+        return [_transposed(product, [out_nhwc.index(d) for d in range(4)])]
 
     source = _covered(source, c, rhs, result_type)
     groups = max(c.feature_groups, c.batch_groups)
