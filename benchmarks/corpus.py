@@ -690,36 +690,35 @@ _BCAST = ("`x @ W` on a 3-D x keeps hlo.broadcast_in_dim(W) and a batched dot_ge
 NOTES: dict[str, str] = {
     "mlp_block": f"{_BLAS}; cost 2.16 GFLOP = nominal (no recompute), 5 kernels, tanh-GELU a separate "
                  "loop pass over the 512x2048 hidden (not a GEMM epilogue: the GEMM is an OpenBLAS call)",
-    "attention": "at parity within this host's noise (0.96x numpy, 0.99x jax here; 0.99x and 0.94x in the run an "
-                 "hour earlier): 10 kernels, its 4 big GEMMs the same OpenBLAS calls numpy makes (the weight of "
-                 "`x @ W` on a 3-D x is no longer copied per batch: the batch folds into M), the masked scores "
-                 "and p @ v on MLC's packed kernel",
+    "attention": ("its 4 big GEMMs are the same OpenBLAS calls numpy makes (0.93x numpy, 0.93x jax in this run; "
+                  "0.96x and 0.99x in earlier ones: within this host's noise); the masked scores and p @ v run on "
+                  "MLC's packed kernel, 10 kernels"),
     "decoder_block": "within noise of the rule: the attention block's GEMMs plus two layer norms (4 row kernels "
                      "each, one row loop)",
     "swiglu_ffn": _BLAS,
-    "resnet_basic": "each 3x3 conv is an im2col copy (3136x1152) plus one OpenBLAS GEMM, numpy eager's own "
-                    "strategy (hence parity with numpy); jax.jit runs Eigen's spatial convolution without im2col",
-    "resnet_bottleneck": "each conv is an im2col copy (for the 3x3) plus one OpenBLAS GEMM, numpy eager's "
-                         "strategy (hence parity with numpy); IREE and jax.jit convolve directly, no im2col; "
-                         "12 kernels",
-    "mixer_block": "its token-mixing matmul swapaxes(x, 1, 2) @ W ran as a scalar loop nest until this run (102 ms "
-                   "alone; now a loop of 4 OpenBLAS calls, 2.5 ms); what is left: two layer norms of 4 kernels "
-                   "each and OpenBLAS's threading on small GEMMs",
+    "resnet_basic": ("both 3x3 convs on mlc-direct-conv (no im2col), BN + ReLU fused per conv"),
+    "resnet_bottleneck": ("1x1-3x3-1x1 convs on mlc-direct-conv (no im2col copy), 12 kernels"),
+    "mixer_block": ("its token-mixing matmul swapaxes(x, 1, 2) @ W is a loop of 4 OpenBLAS calls (2.5 ms; a scalar "
+                    "loop nest of 102 ms before); what is left: two layer norms of 4 kernels each and OpenBLAS's "
+                    "threading on small GEMMs (0.82-0.83x jax.jit across runs)"),
     "lstm_cell": f"{_BLAS} (2 GEMMs 64x256x2048 and 64x512x2048, numpy makes the same 2 calls and "
                  "takes the same time)",
-    "gru_cell": f"{_BLAS} (2 GEMMs, the same 2 calls as numpy eager, same time)",
-    "embedding": "gather, * sqrt(D) and + positions are one kernel since multi-output/gather fusion (cost: 2 "
-                 "kernels, 8.9 MB read, 8.4 MB written: one pass); the remaining 2x to jax.jit is not yet "
-                 "explained (suspect: the fused gather loop's per-element index arithmetic and scalar loads)",
+    "gru_cell": ("x @ Wx (64x256x1536, 25 M multiply-adds, under the BLAS rule's 2^25) runs on MLC's packed kernel "
+                 "with its bias epilogue, h @ Wh on OpenBLAS; numpy calls OpenBLAS for both. The packed kernel's "
+                 "skinny-M case measured 0.81x OpenBLAS on 2 threads (gemm.md, 32x1024x1024): the rule has no "
+                 "skinny-M term yet"),
+    "embedding": ("gather, * sqrt(D) and + positions are one kernel, vectorized by mlc-vectorize's gather path (the "
+                  "id clamped once per row, contiguous vector loads, rows split over both cores)"),
     "softmax_xent": "the 512x8192 log_softmax is materialized (16.8 MB written) before the 512-element "
                     "gather picks the labels; jax.jit fuses the gather's elementwise operand",
-    "adam_update": "one multi-output kernel since this run (w', m', v' written in one pass: 33.5 MB read, was "
-                   "58.7 MB) plus 2 scalar kernels for the bias corrections; memory-bound, within noise of "
-                   "IREE (1.07x IREE in the run an hour earlier)",
+    "adam_update": ("one multi-output kernel (w', m', v' in one pass) with non-temporal stores (59 MB of traffic, "
+                    "was 84 with the stores' line reads) plus 2 scalar kernels for the bias corrections"),
     "patch_embed": "patchify is a transpose copy, then one GEMM (the batch folds into M)",
     "rmsnorm": "one row kernel (cost: 1 kernel, 50.9 MB read); memory-bound",
-    "depthwise_separable": "depthwise conv in generated code, pointwise conv one OpenBLAS GEMM; IREE's "
-                           "direct convolution is 1.6-3x faster (not yet profiled)",
+    "depthwise_separable": ("depthwise 3x3 on mlc-direct-conv's channel-vectorized kernel (16.8 -> 6.1 ms alone), pointwise "
+                            "1x1 64->128 on the direct dense kernel (the rule keeps im2col for >= 256 input "
+                            "channels); what is left to IREE (0.80x here, 1.03-1.41x in the helper's runs) is "
+                            "not yet profiled: the padded input copy before the depthwise kernel is one candidate"),
 }
 
 # Cliffs found while investigating the table and the random chains (not a row of either).
