@@ -703,10 +703,12 @@ NOTES: dict[str, str] = {
                     "threading on small GEMMs (0.82-0.83x jax.jit across runs)"),
     "lstm_cell": f"{_BLAS} (2 GEMMs 64x256x2048 and 64x512x2048, numpy makes the same 2 calls and "
                  "takes the same time)",
-    "gru_cell": ("x @ Wx (64x256x1536, 25 M multiply-adds, under the BLAS rule's 2^25) runs on MLC's packed kernel "
-                 "with its bias epilogue, h @ Wh on OpenBLAS; numpy calls OpenBLAS for both. The packed kernel's "
-                 "skinny-M case measured 0.81x OpenBLAS on 2 threads (gemm.md, 32x1024x1024): the rule has no "
-                 "skinny-M term yet"),
+    "gru_cell": ("h @ Wh (64x512x1536) is the OpenBLAS call numpy makes too, x @ Wx (25 M multiply-adds, under "
+                 "the BLAS rule) MLC's packed kernel. Measured after this run (load 0.8, medians of 300): the whole "
+                 "step 5.5-5.9 ms by the rule, 3.7-4.0 ms with every GEMM on the packed kernel, 5.3-5.6 with every "
+                 "GEMM on OpenBLAS: at M = 64 OpenBLAS is slow on these shapes (64x512x1536: 3.5 ms against the "
+                 "packed kernel's 2.2), but not on others (64x256x4096: 2.3 against 3.1; M = 32 and 48 OpenBLAS "
+                 "wins 1.2-2.2x), so the rule is not retuned from these mixed measurements yet"),
     "embedding": ("gather, * sqrt(D) and + positions are one kernel, vectorized by mlc-vectorize's gather path (the "
                   "id clamped once per row, contiguous vector loads, rows split over both cores)"),
     "softmax_xent": "the 512x8192 log_softmax is materialized (16.8 MB written) before the 512-element "
