@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import os
 import tempfile
 
@@ -68,6 +70,16 @@ def random_array(rng, shape, dtype):
         info = np.iinfo(dtype)
         return rng.integers(max(info.min, -100), min(info.max, 100), size=shape, endpoint=True).astype(dtype)
     return (rng.standard_normal(shape) * 3).astype(dtype)
+
+
+
+def run_threads(target, count: int) -> None:
+    """Runs target(i) on `count` threads at once, i = 0..count-1, and joins them all."""
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 @pytest.fixture

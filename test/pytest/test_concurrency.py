@@ -14,7 +14,7 @@ import threading
 import tracemalloc
 
 import numpy as np
-import pytest
+from conftest import run_threads
 
 import mlc
 import mlc.numpy as mnp
@@ -84,11 +84,7 @@ def test_eight_threads_compile_and_call_at_once():
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
-    threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(worker, 8)
     assert not errors, errors
     assert sum(f.cache_info().misses for f in fns) == 12  # 4 functions x 3 shapes, each compiled once
 
@@ -183,11 +179,7 @@ def test_threads_compile_in_their_own_contexts_which_go_with_them():
             errors.append(e)
         together.wait()
 
-    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(worker, 4)
     assert not errors, errors
     assert len(set(contexts)) == 4
     gc.collect()

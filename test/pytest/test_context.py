@@ -13,6 +13,7 @@ import threading
 
 import numpy as np
 import pytest
+from conftest import run_threads
 
 import mlc
 import mlc.numpy as mnp
@@ -173,11 +174,7 @@ def test_compiles_from_two_threads_and_a_trace_handed_between_threads():
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
-    threads = [threading.Thread(target=worker, args=(t,)) for t in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(worker, 2)
     assert not errors, errors
     assert contexts[0] is not contexts[1]
     assert traced_here._module.context is mlc_context.thread_context()  # untouched, still here

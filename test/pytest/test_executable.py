@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import pytest
+from conftest import run_threads
 
 import mlc
 
@@ -117,11 +116,7 @@ def test_concurrent_calls_from_threads(model_fn):
             if not np.allclose(got, expected[k], rtol=1e-5, atol=1e-5):
                 errors.append((k, got))
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(worker, 8)
     assert errors == []
 
 
