@@ -61,6 +61,10 @@ _BCAST = ("MPI_Bcast", "!llvm.func<i32 (ptr, i32, i32, i32, i32)>")
 _IALLREDUCE = ("MPI_Iallreduce", "!llvm.func<i32 (ptr, ptr, i32, i32, i32, i32, ptr)>")
 # The tag of the exit notices `distributed` sends (below MPI's guaranteed MPI_TAG_UB, 32767).
 EXIT_TAG = 32100
+# Microseconds a process sleeps between writing why it aborts and MPI_Abort: the abort makes
+# mpiexec tear the job down, and a message still in the pipe to mpiexec was sometimes lost
+# (1 run in 6 of the mismatch test ended with exit code 1 and an empty stderr).
+DRAIN_US = 200_000
 
 
 def _error(op_name: str, message: str) -> PassError:
@@ -155,13 +159,16 @@ def _signature_check(what: str, values: list[int]) -> None:
                              "dtypes or collectives (every process must run the same collectives "
                              "on the same shapes); aborting the job\n")
     message = _global_string(message_text)
-    # write(2, ...): unbuffered, so the message is out before MPI_Abort ends the process.
+    # write(2, ...): unbuffered, so the message is out before MPI_Abort ends the process;
+    # then DRAIN_US for mpiexec to forward it (see DRAIN_US).
     _declare("write", "!llvm.func<i64 (i32, ptr, i64)>")
+    _declare("usleep", "!llvm.func<i32 (i32)>")
     _declare("MPI_Abort", "!llvm.func<i32 (i32, i32)>")
     branch = scf.IfOp(differs)
     with ir.InsertionPoint(branch.then_block):
         llvm.CallOp(i64, [_i32(2), message, arith.constant(i64, len(message_text.encode()))], [], [],
                     callee=ir.FlatSymbolRefAttr.get("write"))
+        _call("usleep", [_i32(DRAIN_US)])
         _call("MPI_Abort", [_i32(MPI_COMM_WORLD), _i32(1)])
         scf.YieldOp([])
 
@@ -262,6 +269,8 @@ llvm.func internal @mlc_collective_wait(%req: !llvm.ptr, %deadline: f64, %what: 
   %4 = llvm.call @dprintf(%stderr, %late_format, %me, %what, %elapsed) vararg(!llvm.func<i32 (i32, ptr, ...)>) : (i32, !llvm.ptr, i32, !llvm.ptr, f64) -> i32
   llvm.br ^end
 ^end:
+  %drain = llvm.mlir.constant(DRAIN_US : i32) : i32
+  %6 = llvm.call @usleep(%drain) : (i32) -> i32
   %5 = llvm.call @MPI_Abort(%world, %one) : (i32, i32) -> i32
   llvm.return
 ^done:
@@ -271,7 +280,8 @@ llvm.func internal @mlc_collective_wait(%req: !llvm.ptr, %deadline: f64, %what: 
 _WAIT_NEEDS = {"MPI_Test": "!llvm.func<i32 (ptr, ptr, ptr)>", "MPI_Wtime": "!llvm.func<f64 ()>",
                "MPI_Iprobe": "!llvm.func<i32 (i32, i32, i32, ptr, ptr)>",
                "MPI_Comm_rank": "!llvm.func<i32 (i32, ptr)>", "MPI_Abort": "!llvm.func<i32 (i32, i32)>",
-               "dprintf": "!llvm.func<i32 (i32, ptr, ...)>", "sched_yield": "!llvm.func<i32 ()>"}
+               "dprintf": "!llvm.func<i32 (i32, ptr, ...)>", "sched_yield": "!llvm.func<i32 ()>",
+               "usleep": "!llvm.func<i32 (i32)>"}
 
 
 def _define_wait() -> None:
@@ -283,7 +293,8 @@ def _define_wait() -> None:
         return
     for name, signature in _WAIT_NEEDS.items():
         _declare(name, signature)
-    text = _WAIT_MODULE.replace("EXIT_TAG", str(EXIT_TAG)).replace("WORLD", str(MPI_COMM_WORLD))
+    text = (_WAIT_MODULE.replace("EXIT_TAG", str(EXIT_TAG)).replace("WORLD", str(MPI_COMM_WORLD))
+            .replace("DRAIN_US", str(DRAIN_US)))
     # Parsed as a module with the declarations, so the calls verify; then moved over.
     declarations = "\n".join(f"llvm.func @{name}{_llvm_arguments(sig)}" for name, sig in _WAIT_NEEDS.items())
     parsed = ir.Module.parse(declarations + text, module.context)
