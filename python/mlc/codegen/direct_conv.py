@@ -22,7 +22,7 @@ Only the weights are packed (KH*KW*Ci*Co elements, read once per MR pixels): zer
 the output channels to whole panels lets every vector load be full; the input is read where
 it is (hlo-to-linalg pads it, as for im2col). The register tile, the packing of W, the C
 update and the thread split are packed_gemm's (`blocking`, `_pack`, `_update_c`,
-`_forall`); the choice between this and im2col is made in hlo-to-linalg (rule and
+`loops.forall`); the choice between this and im2col is made in hlo-to-linalg (rule and
 measurements in conversion/hlo_to_linalg/convolution.py).
 
 Cache blocking: K is cut per tap run into chunks of at most the GEMM's KC (a KC x NR weight
@@ -50,7 +50,8 @@ from mlir.dialects import arith, memref, scf, vector
 
 from ..transforms.pass_base import Pass
 from .blas import _zero_fill_before, compute_type
-from .packed_gemm import (Blocking, Operand, _convert, _for, _forall, _index, _mul_add, _narrow, _pack,
+from .loops import forall
+from .packed_gemm import (Blocking, Operand, _convert, _for, _index, _mul_add, _narrow, _pack,
                           _update_c, _zero, blocking)
 from .target import num_threads, vector_register_bits
 
@@ -334,7 +335,7 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
             scf.YieldOp([])
 
     if parts > 1:
-        _forall(parts, body)
+        forall([parts], lambda ivs: body(ivs[0]))
     else:
         body(None)
     memref.dealloc(wp)
@@ -475,7 +476,7 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
             scf.YieldOp([])
 
     if parts > 1:
-        _forall(parts, body)
+        forall([parts], lambda ivs: body(ivs[0]))
     else:
         body(None)
 

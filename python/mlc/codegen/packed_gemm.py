@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
+from .loops import forall
+
 MARK = "mlc.packed_gemm"  # on the A panel buffer of every packed GEMM (for tests and readers of the IR)
 
 
@@ -275,25 +277,6 @@ def _update_c(c_view, accs, row, col, bl: Blocking, m_total: int, n_total: int, 
             ip.__exit__(None, None, None)
 
 
-def _forall(count: int, body) -> None:
-    """scf.forall (%t) in (count) on buffers (no shared outputs): mlc-async-parallel runs
-    its iterations on the async runtime's threads."""
-    index = ir.IndexType.get()
-    op = ir.Operation.create(
-        "scf.forall", results=[], operands=[],
-        attributes={"staticLowerBound": ir.DenseI64ArrayAttr.get([0]),
-                    "staticUpperBound": ir.DenseI64ArrayAttr.get([count]),
-                    "staticStep": ir.DenseI64ArrayAttr.get([1]),
-                    "operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 0, 0, 0])},
-        regions=1)
-    block = op.regions[0].blocks.append(index)
-    with ir.InsertionPoint(block):
-        terminator = ir.Operation.create("scf.forall.in_parallel", regions=1)
-        terminator.regions[0].blocks.append()
-    with ir.InsertionPoint(terminator):
-        body(block.arguments[0])
-
-
 def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
     """At the current insertion point: C (+)= A B for one matrix (no batch), packed and
     register-tiled, the rows (or columns) split between prob.threads threads."""
@@ -365,6 +348,6 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
         memref.dealloc(bp)
 
     if parts > 1:
-        _forall(parts, body)
+        forall([parts], lambda ivs: body(ivs[0]))
     else:
         body(None)
