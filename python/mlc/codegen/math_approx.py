@@ -24,6 +24,7 @@ from typing import Callable
 from mlir import ir
 from mlir.dialects import arith, func, math
 
+from ..dialects.hlo.types import element_type_of
 from ..transforms.pass_base import Pass, apply_patterns
 
 _CONTRACT = "#arith.fastmath<contract>"  # lets LLVM fuse a*b+c into one FMA
@@ -151,8 +152,7 @@ APPROXIMATIONS: dict[str, Approximation] = {
 
 
 def _is_f32(t: ir.Type) -> bool:
-    element = ir.VectorType(t).element_type if isinstance(t, ir.VectorType) else t
-    return isinstance(element, ir.F32Type)
+    return isinstance(element_type_of(t), ir.F32Type)
 
 
 def helper_name(op_name: str, t: ir.Type) -> str:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
+from ..dialects.hlo.types import element_type_of
 from .loops import forall
 
 MARK = "mlc.packed_gemm"  # on the A panel buffer of every packed GEMM (for tests and readers of the IR)
@@ -100,9 +101,7 @@ def _convert(value: ir.Value, to: ir.Type) -> ir.Value:
     """Element (or vector) conversion to the compute type. Integers are sign-extended: the
     result type is the operands' type (dot_general has one), so the sum is only kept modulo
     2^width, where sign and zero extension agree (ui8 wraps like numpy's uint8)."""
-    source = value.type
-    s_el = ir.VectorType(source).element_type if isinstance(source, ir.VectorType) else source
-    t_el = ir.VectorType(to).element_type if isinstance(to, ir.VectorType) else to
+    s_el, t_el = element_type_of(value.type), element_type_of(to)
     if s_el == t_el:
         return value
     if isinstance(t_el, ir.FloatType):
@@ -116,9 +115,7 @@ def _convert(value: ir.Value, to: ir.Type) -> ir.Value:
 
 def _narrow(value: ir.Value, to: ir.Type) -> ir.Value:
     """Compute type -> result element type (a C narrower than the accumulator)."""
-    source = value.type
-    s_el = ir.VectorType(source).element_type if isinstance(source, ir.VectorType) else source
-    t_el = ir.VectorType(to).element_type if isinstance(to, ir.VectorType) else to
+    s_el, t_el = element_type_of(value.type), element_type_of(to)
     if s_el == t_el:
         return value
     if isinstance(t_el, ir.FloatType):

@@ -17,6 +17,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith
 
+from ..dialects.hlo.types import element_type_of
 from ..transforms.pass_base import Pass, PassError
 from .retype import all_ops, retype_everything
 
@@ -35,10 +36,6 @@ def _byte_tensor(t: ir.Type) -> ir.Type | None:
     return None
 
 
-def _element_type(t: ir.Type) -> ir.Type:
-    return t.element_type if isinstance(t, ir.ShapedType) else t
-
-
 def _replace_bool_constant(op: ir.Operation) -> None:
     old = op.attributes["value"]
     new_type = _byte_tensor(old.type)
@@ -53,7 +50,7 @@ def _truncate_block_arguments(op: ir.Operation) -> None:
     i8 = ir.IntegerType.get_signless(8)
     first = block.operations[0] if len(block.operations) else None
     for operand, arg in zip(op.operands, block.arguments):
-        if _is_i1(arg.type) and _element_type(operand.type) == i8:
+        if _is_i1(arg.type) and element_type_of(operand.type) == i8:
             arg.set_type(i8)
             with ir.InsertionPoint(first) if first is not None else ir.InsertionPoint(block):
                 truncated = arith.trunci(ir.IntegerType.get_signless(1), arg)
@@ -67,7 +64,7 @@ def _extend_yielded_bools(op: ir.Operation) -> None:
     outputs = list(op.results)  # tensor semantics: one result per output
     i8 = ir.IntegerType.get_signless(8)
     for i, (value, out) in enumerate(zip(terminator.operands, outputs)):
-        if _is_i1(value.type) and _element_type(out.type) == i8:
+        if _is_i1(value.type) and element_type_of(out.type) == i8:
             with ir.InsertionPoint(terminator):
                 terminator.operands[i] = arith.extui(i8, value)
 
@@ -75,7 +72,7 @@ def _extend_yielded_bools(op: ir.Operation) -> None:
 def _extend_scalar_operands(op: ir.Operation) -> None:
     """A scalar bool stored into a byte tensor (linalg.fill, tensor.insert): extui first."""
     i8 = ir.IntegerType.get_signless(8)
-    targets = [v for v in op.operands if _element_type(v.type) == i8 and isinstance(v.type, ir.ShapedType)]
+    targets = [v for v in op.operands if element_type_of(v.type) == i8 and isinstance(v.type, ir.ShapedType)]
     if not targets:
         return
     for i, operand in enumerate(op.operands):
@@ -87,7 +84,7 @@ def _extend_scalar_operands(op: ir.Operation) -> None:
 def _truncate_extracted(op: ir.Operation) -> None:
     """tensor.extract from a byte tensor gives a byte; users want the i1 back."""
     result = op.results[0]
-    if _element_type(op.operands[0].type) == ir.IntegerType.get_signless(8) and _is_i1(result.type):
+    if element_type_of(op.operands[0].type) == ir.IntegerType.get_signless(8) and _is_i1(result.type):
         result.set_type(ir.IntegerType.get_signless(8))
         with ir.InsertionPoint.after(op):
             truncated = arith.trunci(ir.IntegerType.get_signless(1), result)
@@ -101,7 +98,7 @@ def _truncate_vector_read(op: ir.Operation) -> None:
     i8 = ir.IntegerType.get_signless(8)
     result = op.results[0]
     vector = ir.VectorType(result.type)
-    if _element_type(op.operands[0].type) != i8 or not _is_i1(vector.element_type):
+    if element_type_of(op.operands[0].type) != i8 or not _is_i1(vector.element_type):
         return
     _extend_scalar_operands(op)  # the padding value
     result.set_type(ir.VectorType.get(vector.shape, i8))
@@ -115,7 +112,7 @@ def _extend_vector_write(op: ir.Operation) -> None:
     i8 = ir.IntegerType.get_signless(8)
     value = op.operands[0]
     if not isinstance(value.type, ir.VectorType) or not _is_i1(ir.VectorType(value.type).element_type) \
-            or _element_type(op.operands[1].type) != i8:
+            or element_type_of(op.operands[1].type) != i8:
         return
     vector = ir.VectorType(value.type)
     with ir.InsertionPoint(op):

@@ -83,6 +83,11 @@ def shape_str(shape) -> str:
     return "x".join(str(d) for d in shape) if len(shape) else "scalar"
 
 
+def element_type_of(t: ir.Type) -> ir.Type:
+    """The element type of a shaped type (vector, tensor, memref); any other type itself."""
+    return ir.ShapedType(t).element_type if isinstance(t, ir.ShapedType) else t
+
+
 def element_bytes(et: ir.Type) -> int:
     """Bytes of one element as stored (i1 counts as one byte; other types as 8)."""
     width = ir.FloatType(et).width if isinstance(et, ir.FloatType) else \
