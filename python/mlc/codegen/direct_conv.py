@@ -99,14 +99,22 @@ def _ints(attr) -> tuple[int, ...]:
     return tuple(int(v) for v in ir.DenseIntElementsAttr(attr))
 
 
-def conv_shape(op) -> ConvShape | None:
-    """The shape of a linalg.conv_2d_nhwc_hwcf on static buffers, or None."""
-    if op.name != OP or len(op.operands) != 3:
+def _static_operands(op, name: str) -> tuple | None:
+    """(input, filter, output) memref types of a `name` op on three static buffers, or None."""
+    if op.name != name or len(op.operands) != 3:
         return None
     types = [op.operands[i].type for i in range(3)]
     if not all(isinstance(t, ir.MemRefType) and ir.MemRefType(t).has_static_shape for t in types):
         return None
-    x, w, o = (ir.MemRefType(t) for t in types)
+    return tuple(ir.MemRefType(t) for t in types)
+
+
+def conv_shape(op) -> ConvShape | None:
+    """The shape of a linalg.conv_2d_nhwc_hwcf on static buffers, or None."""
+    operands = _static_operands(op, OP)
+    if operands is None:
+        return None
+    x, w, o = operands
     strides = _ints(op.attributes["strides"]) if "strides" in op.attributes else (1, 1)
     dilations = _ints(op.attributes["dilations"]) if "dilations" in op.attributes else (1, 1)
     n, h, wd, ci = x.shape
@@ -347,12 +355,10 @@ DEPTHWISE = "linalg.depthwise_conv_2d_nhwc_hwc"
 
 def depthwise_shape(op) -> ConvShape | None:
     """The shape of a depthwise conv on static buffers (ci = co = channels), or None."""
-    if op.name != DEPTHWISE or len(op.operands) != 3:
+    operands = _static_operands(op, DEPTHWISE)
+    if operands is None:
         return None
-    types = [op.operands[i].type for i in range(3)]
-    if not all(isinstance(t, ir.MemRefType) and ir.MemRefType(t).has_static_shape for t in types):
-        return None
-    x, w, o = (ir.MemRefType(t) for t in types)
+    x, w, o = operands
     if len({t.element_type for t in (x, w, o)}) != 1 or compute_type(x.element_type) is None \
             or not isinstance(x.element_type, ir.FloatType):
         return None
