@@ -104,18 +104,24 @@ def tiled_vs_packed() -> list[dict]:
         for name, threshold in (("tiled", 1 << 62), ("packed", 0)):
             blas.PACKED_MIN_MNK = threshold
             f = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, threads=1))
-            f(a, b)
-            samples = []
-            for _ in range(21):
-                start = time.process_time()
-                for _ in range(10):
-                    f(a, b)
-                samples.append((time.process_time() - start) / 10)
-            row[name] = 2.0 * m * n * k / statistics.median(samples) / 1e9
+            row[name] = 2.0 * m * n * k / _median_cpu_seconds(f, a, b) / 1e9
         blas.PACKED_MIN_MNK = saved
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows
+
+
+def _median_cpu_seconds(f, *args) -> float:
+    """Process CPU seconds per call of f(*args): after one warm-up call, the median of 21
+    samples of 10 calls each."""
+    f(*args)
+    samples = []
+    for _ in range(21):
+        start = time.process_time()
+        for _ in range(10):
+            f(*args)
+        samples.append((time.process_time() - start) / 10)
+    return statistics.median(samples)
 
 
 def epilogue() -> list[dict]:
@@ -136,14 +142,7 @@ def epilogue() -> list[dict]:
         for name, threshold in (("tiled", 1 << 62), ("packed", 0)):
             matmul.EPILOGUE_TILED_MAX_MNK = threshold
             f = mlc.jit(lambda x, w, b: nn.relu(x @ w + b), options=CompileOptions(blas=False, threads=1))
-            f(x, w, b)
-            samples = []
-            for _ in range(21):
-                start = time.process_time()
-                for _ in range(10):
-                    f(x, w, b)
-                samples.append((time.process_time() - start) / 10)
-            row[name] = 2.0 * m * n * k / statistics.median(samples) / 1e9
+            row[name] = 2.0 * m * n * k / _median_cpu_seconds(f, x, w, b) / 1e9
         matmul.EPILOGUE_TILED_MAX_MNK = saved
         rows.append(row)
         print(json.dumps(row), flush=True)
