@@ -30,7 +30,7 @@ PASSTHROUGH = "passthrough"
 FUNCTIONS = ("llvm.func", "func.func")
 
 
-def _flags(op: ir.Operation) -> list[str]:
+def passthrough_flags(op: ir.Operation) -> list[str]:
     if PASSTHROUGH not in op.attributes:
         return []
     return [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes[PASSTHROUGH])
@@ -51,7 +51,7 @@ def inline_growth(module: ir.Operation) -> dict[str, tuple[int, int]]:
     helpers: dict[str, list[int]] = {}
     for op in module.regions[0].blocks[0].operations:
         op = op.operation
-        if op.name in FUNCTIONS and "alwaysinline" in _flags(op) and len(op.regions[0].blocks):
+        if op.name in FUNCTIONS and "alwaysinline" in passthrough_flags(op) and len(op.regions[0].blocks):
             helpers[ir.StringAttr(op.attributes["sym_name"]).value] = [_size(op), 0]
     if not helpers:
         return {}
@@ -92,6 +92,6 @@ class InlineBudget(Pass):
             if extra <= self.budget:
                 break
             op = functions[name]
-            flags = ["noinline" if f == "alwaysinline" else f for f in _flags(op)]
+            flags = ["noinline" if f == "alwaysinline" else f for f in passthrough_flags(op)]
             op.attributes[PASSTHROUGH] = ir.ArrayAttr.get([ir.StringAttr.get(f) for f in flags])
             extra -= growth[name]

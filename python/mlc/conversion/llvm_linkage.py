@@ -30,7 +30,7 @@ from mlir import ir
 
 from ..abi import c_interface
 from ..transforms.pass_base import Pass
-from .inline_budget import PASSTHROUGH, _flags
+from .inline_budget import PASSTHROUGH, passthrough_flags
 
 C_INTERFACE_ATTR = "llvm.emit_c_interface"
 INTERNAL = "#llvm.linkage<internal>"
@@ -59,10 +59,10 @@ class LlvmLinkage(Pass):
                 continue
             attributes = op.attributes
             if "sym_visibility" in attributes and ir.StringAttr(attributes["sym_visibility"]).value == "private":
-                if "alwaysinline" in _flags(op):
+                if "alwaysinline" in passthrough_flags(op):
                     attributes["linkage"] = ir.Attribute.parse(INTERNAL)
             elif (C_INTERFACE_ATTR in attributes
                   and not ir.StringAttr(attributes["sym_name"]).value.startswith(wrapper_prefix)):
-                flags = _flags(op)
+                flags = passthrough_flags(op)
                 if "noinline" not in flags and "alwaysinline" not in flags:
                     attributes[PASSTHROUGH] = ir.ArrayAttr.get([ir.StringAttr.get(f) for f in [*flags, "noinline"]])
