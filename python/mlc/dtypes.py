@@ -35,8 +35,24 @@ def mlir_element_name(dtype) -> str:
                         f"{', '.join(str(d) for d in NUMPY_TO_MLIR)}") from None
 
 
+# The bindings hand back types downcast to their class (F32Type, IntegerType, ...), so
+# the class name and an integer's width find the dtype without printing the type (7 us).
+_FLOAT_CLASSES = {"F16Type": np.dtype(np.float16), "F32Type": np.dtype(np.float32),
+                  "F64Type": np.dtype(np.float64)}
+_INTEGERS = {(dt.itemsize * 8 if dt.kind != "b" else 1, dt.kind == "u"): dt
+             for dt in NUMPY_TO_MLIR if dt.kind in "biu"}
+
+
 def numpy_dtype(element_type) -> np.dtype:
     """The numpy dtype of an MLIR element type (an ir.Type or its spelling)."""
+    kind = type(element_type).__name__
+    found = _FLOAT_CLASSES.get(kind)
+    if found is not None:
+        return found
+    if kind == "IntegerType" and not element_type.is_signed:  # si8 has no numpy twin here
+        found = _INTEGERS.get((element_type.width, element_type.is_unsigned))
+        if found is not None:
+            return found
     name = str(element_type)
     try:
         return MLIR_TO_NUMPY[name]

@@ -117,13 +117,20 @@ def broadcast_to(x, shape) -> Tracer:
     return Tracer(emit(hlo.broadcast_in_dim, x.value, shape, dims), shape, x.dtype, x.weak)
 
 
-def broadcast_arrays(*xs) -> list[Tracer]:
-    xs = [asarray(x) for x in xs]
+def _broadcast_shape(xs: list[Tracer]) -> tuple:
+    shapes = {x.shape for x in xs}
+    if len(shapes) <= 1:  # the common case, without numpy's general rule
+        return shapes.pop() if shapes else ()
     try:
-        shape = np.broadcast_shapes(*[x.shape for x in xs])
+        return np.broadcast_shapes(*[x.shape for x in xs])
     except ValueError:
         raise ValueError(f"operands could not be broadcast together with shapes "
                          f"{' '.join(str(x.shape) for x in xs)}") from None
+
+
+def broadcast_arrays(*xs) -> list[Tracer]:
+    xs = [asarray(x) for x in xs]
+    shape = _broadcast_shape(xs)
     return [broadcast_to(x, shape) for x in xs]
 
 
@@ -135,9 +142,26 @@ def promote(*xs, to=None) -> list[Tracer]:
         dtype, weak = result_type(*xs)
     # A Python scalar becomes a constant of the result dtype directly (as JAX's weak types
     # do): made float32 first, x64 * 0.1 would multiply by 0.10000000149011612.
-    xs = [constant(x, dtype, weak=True) if _is_python_scalar(x) else asarray(x) for x in xs]
-    xs = [astype(x, dtype) if x.dtype != dtype else x for x in xs]
-    return [Tracer(x.value, x.shape, x.dtype, weak) for x in broadcast_arrays(*xs)]
+    arrays = [None if _is_python_scalar(x) else asarray(x) for x in xs]
+    arrays = [x if x is None or x.dtype == dtype else astype(x, dtype) for x in arrays]
+    shape = _broadcast_shape([x for x in arrays if x is not None])
+    return [Tracer(x.value, x.shape, x.dtype, weak) for x in
+            (splat(v, dtype, shape) if x is None else broadcast_to(x, shape) for v, x in zip(xs, arrays))]
+
+
+def splat(value, dtype: np.dtype, shape: tuple) -> Tracer:
+    """The Python scalar `value` as a weakly typed `dtype` array of `shape`: one splat
+    hlo.constant (what constant + broadcast_in_dim simplify to, built directly)."""
+    array = np.asarray(value, dtype=dtype)  # numpy's range checks: uint8 + 300 raises
+    et = element_type(dtype)
+    if dtype.kind == "f":
+        scalar = ir.FloatAttr.get(et, float(array))
+    elif -2 ** 63 <= int(array) < 2 ** 63:  # IntegerAttr.get takes an int64
+        scalar = ir.IntegerAttr.get(et, int(array))
+    else:
+        return broadcast_to(constant(array, weak=True), shape)
+    attr = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get(list(shape), et), scalar)
+    return Tracer(emit(hlo.constant, attr), shape, dtype, True)
 
 
 def to_float(x: Tracer) -> Tracer:

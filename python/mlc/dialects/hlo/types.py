@@ -46,7 +46,8 @@ def static_tensor(t: ir.Type, what: str) -> ir.RankedTensorType:
     """`t` as a statically shaped ranked tensor type, or an HloTypeError naming `what`."""
     if not isinstance(t, ir.RankedTensorType):
         raise HloTypeError(f"{what} must be a ranked tensor, got {t}")
-    rt = ir.RankedTensorType(t)
+    # The bindings downcast types to their class; a cast is needed only for a plain ir.Type.
+    rt = t if type(t) is ir.RankedTensorType else ir.RankedTensorType(t)
     if not rt.has_static_shape:
         raise HloTypeError(f"{what} must have a static shape, got {t} (dynamic shapes are not supported)")
     et = rt.element_type
@@ -90,14 +91,13 @@ def element_type_of(t: ir.Type) -> ir.Type:
 
 def element_bytes(et: ir.Type) -> int:
     """Bytes of one element as stored (i1 counts as one byte; other types as 8)."""
-    width = ir.FloatType(et).width if isinstance(et, ir.FloatType) else \
-        ir.IntegerType(et).width if isinstance(et, ir.IntegerType) else 64
+    width = et.width if isinstance(et, (ir.FloatType, ir.IntegerType)) else 64
     return max(width // 8, 1)
 
 
 def byte_size(t: ir.Type) -> int:
     """Bytes of a statically shaped tensor or memref (i1 counts as one byte, as stored)."""
-    shaped = ir.ShapedType(t)
+    shaped = t if isinstance(t, ir.ShapedType) else ir.ShapedType(t)
     n = 1
     for d in shaped.shape:
         n *= d
