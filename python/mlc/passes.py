@@ -29,6 +29,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",
     "mlc-preallocate-temporaries": "mlc.conversion.preallocate_temporaries:PreallocateTemporaries",
     "mlc-signless": "mlc.conversion.signless:Signless",
+    "mlc-out-of-place-collectives": "mlc.conversion.out_of_place_collectives:OutOfPlaceCollectives",
     "mlc-vectorize": "mlc.codegen.vectorize:Vectorize",
     "mlc-math-approx": "mlc.codegen.math_approx:MathApprox",
     "mlc-async-parallel": "mlc.codegen.parallel:AsyncParallel",

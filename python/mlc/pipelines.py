@@ -38,6 +38,7 @@ from .conversion.readonly_arguments import ReadonlyArguments
 from .conversion.signless import Signless
 from .conversion.split_functions import SplitFunctions
 from .conversion.loop_annotations import LoopAnnotations
+from .conversion.out_of_place_collectives import OutOfPlaceCollectives
 from .conversion.unroll_budget import UnrollBudget
 from .options import CompileOptions
 from .transforms.hlo_fuse import HloFuse
@@ -73,6 +74,9 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
         # Bufferizing insert_slice chains leaves copies of a view onto the same view: CSE makes
         # them one value, canonicalize erases copy(x, x).
         Upstream("func.func(cse,canonicalize)"),
+        # An operand copied only to be all-reduced in place is sent from where it is
+        # (before StridedCopies and the scratch views change the copies' form).
+        OutOfPlaceCollectives(),
         StridedCopies(),
         # Row-wise kernels (softmax, norms) read each row once (needs the fused kernels).
         *([RowFusion()] if fuse else []),

@@ -3,7 +3,8 @@
 // @mlc_collective_wait under the collective timeout, 300 s by default), then MPI_Allreduce
 // in place on the operand's buffer, with MPICH's handles. Bufferization copies the
 // operand first only when it is still needed (INPLACE): a caller's read-only argument is
-// copied into the result's out-param, a dead temporary is reduced where it is.
+// copied into the result's out-param (and mlc-out-of-place-collectives then makes the
+// argument MPI's send buffer instead), a dead temporary is reduced where it is.
 // RUN: not mlc-opt %s --hlo-to-linalg --split-input-file 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: env MLC_COLLECTIVES=mpi mlc-opt %s --hlo-to-linalg | FileCheck %s --check-prefix=MPI
 // RUN: env MLC_COLLECTIVES=mpi mlc-opt %s --emit=buffers | FileCheck %s --check-prefix=INPLACE
@@ -30,9 +31,12 @@
 // MPI: bufferization.to_tensor %[[BUF]] restrict
 // INPLACE-LABEL: func @sum(%arg0: memref<2x3xf32>, %arg1: memref<2x3xf32>)
 // INPLACE: llvm.call @mlc_collective_wait
-// INPLACE: memref.copy %arg0, %arg1
-// INPLACE: memref.extract_aligned_pointer_as_index %arg1
-// INPLACE: llvm.call @MPI_Allreduce
+// INPLACE-NOT: memref.copy
+// INPLACE: %[[RECV:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// INPLACE: %[[SEND:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// INPLACE: %[[S:.*]] = arith.index_cast %[[SEND]]
+// INPLACE: %[[SP:.*]] = llvm.inttoptr %[[S]]
+// INPLACE: llvm.call @MPI_Allreduce(%[[SP]],
 // INPLACE-NEXT: return
 func.func @sum(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = "hlo.all_reduce"(%a) {kind = "add"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
