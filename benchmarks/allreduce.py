@@ -5,13 +5,14 @@
 
 Three tables, printed by process 0 (and appended to --markdown):
 1. psum of one float32 array of each size: the compiled kernel (its agreement check, then
-   MPI_Allreduce in place on a copy of the argument) against mpi4py's Allreduce out of
-   place, and the kernel with the argument donated (`donate_argnums=0`: in place on the
+   MPI_Allreduce out of place from the argument into the result: mlc-out-of-place-collectives)
+   against mpi4py's Allreduce out of place, and the kernel with the argument donated (`donate_argnums=0`: in place on the
    argument itself, no copy) against mpi4py's Allreduce(MPI.IN_PLACE, ...).
 2. A gradient-sized pytree (`--parameters` tensors of mixed sizes, as an MLP's weights and
    biases): pmean of the tree compiled with hlo-combine-collectives (one packed
    all_reduce) and without it (combine_threshold_bytes=0: one all_reduce per tensor),
-   against mpi4py's Allreduce per tensor and on one packed numpy buffer.
+   against mpi4py's Allreduce per tensor and on one packed numpy buffer, each then scaled
+   by 1/processes in place (a mean, as pmean computes).
 3. The cost of the agreement check: a compiled psum of one float32 against mpi4py's, which
    has no check (the difference is the check's small all-reduce plus the call's dispatch).
 Each timing is the median over `reps` rounds that call every variant of a table once, in
@@ -113,15 +114,21 @@ def main(argv=None):
         np.testing.assert_allclose(a, b, rtol=1e-6)
     outs = [np.empty_like(g) for g in grads]
 
+    # pmean's mpi4py twins average too (what a data-parallel step needs, and what MLC's
+    # compiled pmean does): scaled in place after the sum.
+    scale = np.float32(1.0 / count)
+
     def per_tensor():
         for g, o in zip(grads, outs):
             comm.Allreduce(g, o)
+            np.multiply(o, scale, out=o)
 
     packed = np.empty(total, np.float32)
 
     def one_buffer():
         np.concatenate([g.ravel() for g in grads], out=packed)
         comm.Allreduce(MPI.IN_PLACE, packed)
+        np.multiply(packed, scale, out=packed)
         start = 0
         for g, o in zip(grads, outs):
             o.ravel()[:] = packed[start:start + g.size]
@@ -134,8 +141,8 @@ def main(argv=None):
               "| variant | all_reduce calls | ms |", "|---|---:|---:|",
               f"| MLC, combined (hlo-combine-collectives) | {calls[0]} | {timings[0]:.2f} |",
               f"| MLC, one all_reduce per tensor (combine_threshold_bytes=0) | {calls[1]} | {timings[1]:.2f} |",
-              f"| mpi4py Allreduce per tensor | {len(shapes)} | {timings[2]:.2f} |",
-              f"| mpi4py, packed into one buffer | 1 | {timings[3]:.2f} |"]
+              f"| mpi4py Allreduce per tensor, then scaled | {len(shapes)} | {timings[2]:.2f} |",
+              f"| mpi4py, packed into one buffer, then scaled | 1 | {timings[3]:.2f} |"]
 
     one = np.ones(1, np.float32)
     small_out = np.empty_like(one)
