@@ -32,7 +32,10 @@ def signless(t: ir.Type) -> ir.Type:
     """ui8 -> i8, tensor<4xui8> -> tensor<4xi8>; other types unchanged. arith and linalg
     compute on signless integers; whether a value is unsigned is kept on the side."""
     if isinstance(t, ir.RankedTensorType):
-        return ir.RankedTensorType.get(t.shape, signless(t.element_type))
+        et = t.element_type
+        if not isinstance(et, ir.IntegerType) or et.is_signless:
+            return t  # (not rebuilt: most tensors are float or signless)
+        return ir.RankedTensorType.get(t.shape, signless(et))
     if isinstance(t, ir.IntegerType) and not t.is_signless:
         return ir.IntegerType.get_signless(t.width)
     return t
