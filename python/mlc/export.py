@@ -28,7 +28,7 @@ from mlir.dialects.llvm import translate_module_to_llvmir
 
 from .abi import c_interface
 from .compiler import resolve_options, run_stages
-from .context import make_context
+from .context import thread_context
 from .diagnostics import parse_module
 from .options import CompileOptions
 from .runtime.executable import describe
@@ -71,7 +71,7 @@ def export_library(hlo_module: ir.Module, inputs, outputs, path: str, name: str,
     if not re.fullmatch(r"[A-Za-z_]\w*", name or ""):
         raise ExportError(f"the exported name must be a C identifier, got {name!r}")
     options = export_options(options or CompileOptions(), cpu)
-    module = parse_module(hlo_module.operation.get_asm(enable_debug_info=True), make_context(), source_name)
+    module = parse_module(hlo_module.operation.get_asm(enable_debug_info=True), thread_context(), source_name)
     with module.context:
         run_stages(module, options, "llvm", source_name)
         info = describe(module, entry)
