@@ -87,15 +87,16 @@ def run_passes(module: ir.Module, passes, source_name: str = "<input>",
 
 
 def run_stages(module: ir.Module, options: CompileOptions, until: str = "llvm",
-               source_name: str = "<input>", record: Callable[[str, ir.Module], None] | None = None
-               ) -> ir.Module:
+               source_name: str = "<input>", record: Callable[[str, ir.Module], None] | None = None,
+               verified: bool = False) -> ir.Module:
     """Runs the pipeline's stages in order on `module` in place, up to `until`, calling
-    `record(stage, module)` after each one (stage "hlo" included)."""
+    `record(stage, module)` after each one (stage "hlo" included). verified: the module
+    passed the "hlo" stage (hlo-verify) already, which is not run again."""
     from .pipelines import check_stage, stages
     check_stage(until)
     with config.compiling_with(options):  # the codegen passes read threads/width/BLAS there
         for stage in stages(options):
-            if stage.passes:  # verified once, at the stage's end
+            if stage.passes and not (verified and stage.name == "hlo"):  # verified at the stage's end
                 run_passes(module, stage.passes, source_name, verify_each=False)
             if record is not None:
                 record(stage.name, module)
@@ -128,13 +129,14 @@ _DUMP_COUNTER = itertools.count(1)
 def compile_module(module: ir.Module, entry: str = "main", options: CompileOptions | None = None,
                    source_name: str = "<input>", keep_stages: bool | None = False,
                    dump_name: str | None = None, use_cache: bool = True,
-                   fields: dict[str, str] | None = None) -> Compilation:
+                   fields: dict[str, str] | None = None, verified: bool = False) -> Compilation:
     """Compiles `module` (lowered in place) with the persistent cache in front.
 
     keep_stages: False keeps no stage texts, None keeps them when the pipeline runs (not on
     a cache hit), True always (no cache lookup: the stages must be ones that ran).
     MLC_DUMP_DIR writes them as `<dump_name>.<stage>.mlir` (and skips the lookup too).
-    fields: the cache key's fields of a module the caller looked up already (a miss)."""
+    fields: the cache key's fields of a module the caller looked up already (a miss).
+    verified: `module` passed hlo-verify already (see run_stages)."""
     options = resolve_options(options)
     inputs, outputs = entry_signature(module, entry, source_name)
     dump_dir = config.dump_dir()
@@ -150,7 +152,7 @@ def compile_module(module: ir.Module, entry: str = "main", options: CompileOptio
                 return Compilation(executable, options, cache_hit=True)
     texts: dict[str, str] = {}
     record = (lambda stage, m: texts.__setitem__(stage, m.operation.get_asm())) if keep else None
-    run_stages(module, options, "llvm", source_name, record)
+    run_stages(module, options, "llvm", source_name, record, verified)
     executable = Executable.from_engine(module, entry, inputs, outputs, opt_level=options.opt_level,
                                         enable_pic=cache is not None)
     if cache is not None:

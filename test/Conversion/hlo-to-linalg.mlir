@@ -524,3 +524,58 @@ func.func @conv_as_matmul(%x: tensor<1x2x6x6xf32>, %w: tensor<3x2x3x3xf32>) -> t
   %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 1 : i64, input_spatial_dimensions = array<i64: 2, 3>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 0 : i64, kernel_spatial_dimensions = array<i64: 2, 3>, output_batch_dimension = 0 : i64, output_feature_dimension = 1 : i64, output_spatial_dimensions = array<i64: 2, 3>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x2x6x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32>
   return %0 : tensor<1x3x4x4xf32>
 }
+
+// -----
+
+// A loop fusion (hlo-fuse's outlined function) of elementwise ops, a splat constant and a
+// broadcast of an argument is one generic, built at once (loop_fusion.py); @main's own
+// ops are lowered one by one.
+// CHECK-LABEL: func private @loop_fusion
+// CHECK: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%arg1, %arg0 : tensor<8xf32>, tensor<4x8xf32>)
+// CHECK: ^bb0(%[[B:.*]]: f32, %[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[M:.*]] = arith.mulf %[[X]], %[[TWO]] : f32
+// CHECK: %[[S:.*]] = arith.addf %[[M]], %[[B]] : f32
+// CHECK: %[[T:.*]] = math.tanh %[[S]] : f32
+// CHECK: linalg.yield %[[T]] : f32
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func private @loop_fusion(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> attributes {hlo.fusion_kind = "loop"} {
+  %c = "hlo.constant"() {value = dense<2.0> : tensor<4x8xf32>} : () -> tensor<4x8xf32>
+  %bb = "hlo.broadcast_in_dim"(%b) {broadcast_dimensions = array<i64: 1>} : (tensor<8xf32>) -> tensor<4x8xf32>
+  %m = "hlo.multiply"(%a, %c) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = "hlo.add"(%m, %bb) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t = "hlo.tanh"(%s) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
+}
+
+// -----
+
+// Unsigned operands: the generic computes on signless casts, with unsigned semantics
+// (divui), and two results (a multi-output loop fusion) are two outputs of it.
+// CHECK-LABEL: func private @unsigned_two_results
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}}, %{{.*}} : tensor<5xi8>, tensor<5xi8>)
+// CHECK: arith.divui
+// CHECK: arith.muli
+// CHECK-NOT: linalg.generic
+func.func private @unsigned_two_results(%a: tensor<5xui8>, %b: tensor<5xui8>) -> (tensor<5xui8>, tensor<5xui8>) attributes {hlo.fusion_kind = "loop"} {
+  %d = "hlo.divide"(%a, %b) : (tensor<5xui8>, tensor<5xui8>) -> tensor<5xui8>
+  %m = "hlo.multiply"(%d, %b) : (tensor<5xui8>, tensor<5xui8>) -> tensor<5xui8>
+  return %d, %m : tensor<5xui8>, tensor<5xui8>
+}
+
+// -----
+
+// A reshape inside the fusion is not elementwise: the op-by-op lowering (one generic per
+// op, merged later by mlc-fuse-kernels).
+// CHECK-LABEL: func private @with_reshape
+// CHECK: tensor.expand_shape
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+func.func private @with_reshape(%a: tensor<4xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {hlo.fusion_kind = "loop"} {
+  %r = "hlo.reshape"(%a) : (tensor<4xf32>) -> tensor<4x1xf32>
+  %b = "hlo.broadcast_in_dim"(%r) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<4x1xf32>) -> tensor<4x8xf32>
+  %s = "hlo.subtract"(%x, %b) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}

@@ -185,8 +185,9 @@ class Lowered:
             module = _parse_bytecode_here(_bytecode(self.module), self.name)
         else:
             module = self.traced._parse_copy()
+        # (__init__ verified this module, or its maker did: the hlo stage is not run again)
         return Compiled(self, compile_module(module, "main", self.options, self.name, keep_stages, dump_name,
-                                             fields=fields))
+                                             fields=fields, verified=True))
 
 
 def compile_for_call(traced: Traced, dump_name: str) -> "Compiled":
@@ -204,8 +205,9 @@ def compile_for_call(traced: Traced, dump_name: str) -> "Compiled":
             lowered = Lowered(traced, options, module, verified=True)
             lowered._compiled = Compiled(lowered, Compilation(executable, options, cache_hit=True))
             return lowered._compiled
-    traced.hlo_text  # noqa: B018 - made while the module is still hlo: lowering consumes it
-    traced._module_for_text = None
+    if traced._bytecode is None:
+        traced.hlo_text  # noqa: B018 - made while the module is still hlo: lowering consumes it
+    traced._module_for_text = None  # (with the bytecode, hlo_text parses a copy when asked)
     lowered = Lowered(traced, options, module)
     # The call path keeps no stage texts (MLC_DUMP_DIR aside): printing them costs time.
     return lowered._compile(keep_stages=False, dump_name=dump_name, consume=True, fields=fields)

@@ -19,6 +19,8 @@ from ...transforms.pass_base import Pass, PassError, apply_patterns
 from . import (collectives, constant, convolution, dot, elementwise, indexing, reduce,  # noqa: F401
                shape, slicing, sort)  # (importing registers the lowerings)
 from .registry import LOWERINGS, empty
+from .loop_fusion import lower_loop_fusion
+from ...transforms.hlo_fuse import FUSION_KIND
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,11 @@ class HloToLinalg(Pass):
         errors = verify_hlo(module) if self.verify_input else None
         if errors:
             raise PassError(errors[0][1], errors[0][0])
+        # Loop fusions of elementwise ops: one generic each, built at once (loop_fusion.py).
+        for op in module.regions[0].blocks[0].operations:
+            if op.operation.name == "func.func" and FUSION_KIND in op.attributes and \
+                    ir.StringAttr(op.attributes[FUSION_KIND]).value == "loop":
+                lower_loop_fusion(op.operation)
         patterns = {f"hlo.{name}": [_rewrite_with(fn)] for name, fn in LOWERINGS.items()}
         apply_patterns(module, patterns)
         left = hlo_ops_in(module)
