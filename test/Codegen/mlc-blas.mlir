@@ -43,24 +43,25 @@ func.func @matmul(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<1
 // -----
 
 // A transposed rhs (x @ w^T, w stored [n, k]) is a Trans flag with ldb = k, and a batch
-// loop becomes an scf.for around the call, offsetting each pointer by its batch stride.
+// loop becomes an scf.for around the call, offsetting each pointer by its batch stride
+// (128 x 260 x 160 per batch: above the register tiles' 2^22 multiply-adds).
 // CHECK-LABEL: func @batched_transposed
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}}
-// CHECK: call @scipy_cblas_dgemm64_(%c101{{.*}}, %c111{{.*}}, %c112{{.*}}, %c64{{.*}}, %c100{{.*}}, %c80{{.*}}, %cst{{.*}}, %{{.*}}, %c80{{.*}}, %{{.*}}, %c80{{.*}}, %cst{{.*}}, %{{.*}}, %c100{{.*}})
+// CHECK: call @scipy_cblas_dgemm64_(%c101{{.*}}, %c111{{.*}}, %c112{{.*}}, %c128{{.*}}, %c260{{.*}}, %c160{{.*}}, %cst{{.*}}, %{{.*}}, %c160{{.*}}, %{{.*}}, %c160{{.*}}, %cst{{.*}}, %{{.*}}, %c260{{.*}})
 // The packed kernel on a transposed B reads it in memory order (rows of k, scalar
 // transpose into the NR-wide panel): no vector read of B, an f64 4-lane microkernel.
 // OFF-LABEL: func @batched_transposed
 // OFF: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}}
-// OFF: memref.reinterpret_cast {{.*}} sizes: [100, 80], strides: [80, 1]
+// OFF: memref.reinterpret_cast {{.*}} sizes: [260, 160], strides: [160, 1]
 // OFF: mlc.packed_gemm
-// OFF: memref.load {{.*}} memref<100x80xf64
+// OFF: memref.load {{.*}} memref<260x160xf64
 // OFF: arith.addf {{.*}} fastmath<contract> : vector<4xf64>
 #ba = affine_map<(b, m, n, k) -> (b, m, k)>
 #bb = affine_map<(b, m, n, k) -> (b, n, k)>
 #bc = affine_map<(b, m, n, k) -> (b, m, n)>
-func.func @batched_transposed(%x: memref<4x64x80xf64>, %w: memref<4x100x80xf64>, %y: memref<4x64x100xf64>) {
+func.func @batched_transposed(%x: memref<4x128x160xf64>, %w: memref<4x260x160xf64>, %y: memref<4x128x260xf64>) {
   linalg.generic {indexing_maps = [#ba, #bb, #bc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%x, %w : memref<4x64x80xf64>, memref<4x100x80xf64>) outs(%y : memref<4x64x100xf64>) {
+      ins(%x, %w : memref<4x128x160xf64>, memref<4x260x160xf64>) outs(%y : memref<4x128x260xf64>) {
   ^bb0(%p: f64, %q: f64, %acc: f64):
     %m = arith.mulf %p, %q : f64
     %s = arith.addf %acc, %m : f64
@@ -71,8 +72,8 @@ func.func @batched_transposed(%x: memref<4x64x80xf64>, %w: memref<4x100x80xf64>,
 
 // -----
 
-// A small matmul whose extents divide mlc-tile-matmul's register tile is left to it (it
-// fuses epilogues); an integer one it does not divide is packed (i32 multiply-adds), BLAS or not.
+// A small matmul (below 2^22 multiply-adds) is left to mlc-tile-matmul's register tiles
+// (they fuse epilogues); a bigger integer one is packed (i32 multiply-adds), BLAS or not.
 // CHECK-LABEL: func @small_and_integer
 // CHECK-NOT: call
 // CHECK: linalg.generic
@@ -85,7 +86,7 @@ func.func @batched_transposed(%x: memref<4x64x80xf64>, %w: memref<4x100x80xf64>,
 #sa = affine_map<(m, n, k) -> (m, k)>
 #sb = affine_map<(m, n, k) -> (k, n)>
 #sc = affine_map<(m, n, k) -> (m, n)>
-func.func @small_and_integer(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %i: memref<100x100xi32>, %j: memref<100x100xi32>) {
+func.func @small_and_integer(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %i: memref<256x256xi32>, %j: memref<256x256xi32>) {
   linalg.generic {indexing_maps = [#sa, #sb, #sc], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %x : memref<16x16xf32>, memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
@@ -94,7 +95,7 @@ func.func @small_and_integer(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %i: m
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [#sa, #sb, #sc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%i, %i : memref<100x100xi32>, memref<100x100xi32>) outs(%j : memref<100x100xi32>) {
+      ins(%i, %i : memref<256x256xi32>, memref<256x256xi32>) outs(%j : memref<256x256xi32>) {
   ^bb0(%p: i32, %q: i32, %acc: i32):
     %m = arith.muli %p, %q : i32
     %s = arith.addi %acc, %m : i32
@@ -105,29 +106,30 @@ func.func @small_and_integer(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %i: m
 
 // -----
 
-// Below BLAS's size rule (37 x 53 x 71 < 64^3), BLAS or not: the packed kernel. The zero
-// fill before the matmul is dropped: the kernel overwrites C instead of adding to it (no
-// transfer_read of C). Ragged extents: rows past M are guarded (scf.if), the last B panel
-// and the C columns past N are masked transfers (no in_bounds).
+// 137 x 253 x 171 (5.9M multiply-adds: above the register tiles' 2^22, below BLAS's 2^25): the
+// packed kernel with BLAS off; the size rule lowered to 64^3 (prefix CHECK) calls BLAS. The
+// zero fill before the matmul is dropped: beta = 0, and the packed kernel overwrites C
+// instead of adding to it (no transfer_read of C). Ragged extents: rows past M are guarded
+// (scf.if), the last B panel and the C columns past N are masked transfers (no in_bounds).
 // CHECK-LABEL: func @zero_filled_ragged
-// CHECK-NOT: call
-// CHECK: mlc.packed_gemm
+// CHECK-NOT: linalg.fill
+// CHECK: call @scipy_cblas_sgemm64_
 // OFF-LABEL: func @zero_filled_ragged
 // OFF-NOT: linalg.
-// OFF: vector.transfer_read %{{.*}}, %{{.*}} : memref<53x71xf32, strided<[71, 1], offset: ?>>, vector<16xf32>
+// OFF: vector.transfer_read %{{.*}}, %{{.*}} : memref<253x171xf32, strided<[171, 1], offset: ?>>, vector<16xf32>
 // OFF: arith.select {{.*}} : f32
 // OFF: arith.addf {{.*}} fastmath<contract>
 // OFF: scf.if
 // OFF-NOT: vector.transfer_read
-// OFF: vector.transfer_write %{{.*}}, %{{.*}} : vector<8xf32>, memref<37x71xf32
+// OFF: vector.transfer_write %{{.*}}, %{{.*}} : vector<8xf32>, memref<137x171xf32
 #za = affine_map<(m, n, k) -> (m, k)>
 #zb = affine_map<(m, n, k) -> (k, n)>
 #zc = affine_map<(m, n, k) -> (m, n)>
-func.func @zero_filled_ragged(%x: memref<37x53xf32>, %w: memref<53x71xf32>, %y: memref<37x71xf32>) {
+func.func @zero_filled_ragged(%x: memref<137x253xf32>, %w: memref<253x171xf32>, %y: memref<137x171xf32>) {
   %z = arith.constant 0.0 : f32
-  linalg.fill ins(%z : f32) outs(%y : memref<37x71xf32>)
+  linalg.fill ins(%z : f32) outs(%y : memref<137x171xf32>)
   linalg.generic {indexing_maps = [#za, #zb, #zc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %w : memref<37x53xf32>, memref<53x71xf32>) outs(%y : memref<37x71xf32>) {
+      ins(%x, %w : memref<137x253xf32>, memref<253x171xf32>) outs(%y : memref<137x171xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32

@@ -55,10 +55,17 @@ func.func @big(%x: tensor<256x256xf32>, %y: tensor<256x256xf32>, %z: tensor<256x
 
 // -----
 
-// Left alone: a row count that is not a multiple of 4 (a partial tile would need masks).
+// Extents the tile does not divide: 7 rows are a 4-row tile and a peeled 3-row tile,
+// each with static shapes and its accumulator in registers across K.
 // CHECK-LABEL: func @ragged
-// CHECK: linalg.generic
-// CHECK-NOT: vector.
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<4x[[$N]]xf32>)
+// CHECK: vector.transfer_write {{.*}} : vector<4x[[$N]]xf32>, tensor<7x64xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<3x[[$N]]xf32>)
+// CHECK: vector.transfer_write {{.*}} : vector<3x[[$N]]xf32>, tensor<7x64xf32>
+// CHECK-NOT: linalg.generic
+// THREADS-LABEL: func @ragged
+// THREADS-NOT: scf.forall
 #a3 = affine_map<(m, n, k) -> (m, k)>
 #b3 = affine_map<(m, n, k) -> (k, n)>
 #c3 = affine_map<(m, n, k) -> (m, n)>
@@ -71,6 +78,93 @@ func.func @ragged(%x: tensor<7x64xf32>, %y: tensor<64x64xf32>, %z: tensor<7x64xf
     linalg.yield %s : f32
   } -> tensor<7x64xf32>
   return %r : tensor<7x64xf32>
+}
+
+// -----
+
+// N = 10 (an MLP's output layer, then `- target`): narrower than the tile, so 8 columns (a
+// power of two: a vector<10xf32> row is lowered through a stack temporary) and a peeled
+// tile of the last 2, both with the epilogue fused; no packing.
+// CHECK-LABEL: func @narrow_minus
+// CHECK-NOT: linalg.
+// CHECK: scf.for {{.*}} step %c4
+// CHECK: scf.for {{.*}} -> (vector<4x8xf32>)
+// CHECK: arith.subf {{.*}} : vector<4x8xf32>
+// CHECK: vector.transfer_write {{.*}}[%{{.*}}, %c0] {{.*}} : vector<4x8xf32>, tensor<64x10xf32>
+// CHECK: scf.for {{.*}} -> (vector<4x2xf32>)
+// CHECK: arith.subf {{.*}} : vector<4x2xf32>
+// CHECK: vector.transfer_write {{.*}}[%{{.*}}, %c8] {{.*}} : vector<4x2xf32>, tensor<64x10xf32>
+// CHECK-NOT: linalg.
+// THREADS-LABEL: func @narrow_minus
+// THREADS-NOT: scf.forall
+#na = affine_map<(m, n, k) -> (m, k)>
+#nb = affine_map<(m, n, k) -> (k, n)>
+#nc = affine_map<(m, n, k) -> (m, n)>
+#nid = affine_map<(m, n) -> (m, n)>
+func.func @narrow_minus(%h: tensor<64x256xf32>, %w: tensor<256x10xf32>, %t: tensor<64x10xf32>) -> tensor<64x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x10xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x10xf32>) -> tensor<64x10xf32>
+  %r = linalg.generic {indexing_maps = [#na, #nb, #nc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%h, %w : tensor<64x256xf32>, tensor<256x10xf32>) outs(%z : tensor<64x10xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x10xf32>
+  %e2 = tensor.empty() : tensor<64x10xf32>
+  %o = linalg.generic {indexing_maps = [#nid, #nid, #nid], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %t : tensor<64x10xf32>, tensor<64x10xf32>) outs(%e2 : tensor<64x10xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.subf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<64x10xf32>
+  return %o : tensor<64x10xf32>
+}
+
+// -----
+
+// N = 33: whole tiles of N columns and a peeled 1-column tile; M = 6: a peeled 2-row tile.
+// CHECK-LABEL: func @odd_columns
+// CHECK-NOT: linalg.generic
+// CHECK: -> (vector<4x[[$N]]xf32>)
+// CHECK: -> (vector<4x1xf32>)
+// CHECK: -> (vector<2x[[$N]]xf32>)
+// CHECK: -> (vector<2x1xf32>)
+// CHECK-NOT: linalg.generic
+#oa = affine_map<(m, n, k) -> (m, k)>
+#ob = affine_map<(m, n, k) -> (k, n)>
+#oc = affine_map<(m, n, k) -> (m, n)>
+func.func @odd_columns(%x: tensor<6x17xf32>, %y: tensor<17x33xf32>, %z: tensor<6x33xf32>) -> tensor<6x33xf32> {
+  %r = linalg.generic {indexing_maps = [#oa, #ob, #oc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<6x17xf32>, tensor<17x33xf32>) outs(%z : tensor<6x33xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<6x33xf32>
+  return %r : tensor<6x33xf32>
+}
+
+// -----
+
+// N = 127 leaves 15 (or 31) columns after the whole tiles: no single column tile fits, so
+// the product is left for mlc-blas (packed).
+// CHECK-LABEL: func @many_remainder_columns
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#ra = affine_map<(m, n, k) -> (m, k)>
+#rb = affine_map<(m, n, k) -> (k, n)>
+#rc = affine_map<(m, n, k) -> (m, n)>
+func.func @many_remainder_columns(%x: tensor<8x17xf32>, %y: tensor<17x127xf32>, %z: tensor<8x127xf32>) -> tensor<8x127xf32> {
+  %r = linalg.generic {indexing_maps = [#ra, #rb, #rc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<8x17xf32>, tensor<17x127xf32>) outs(%z : tensor<8x127xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x127xf32>
+  return %r : tensor<8x127xf32>
 }
 
 // -----

@@ -23,6 +23,7 @@ import mlc.lax as lax
 import mlc.numpy as mnp
 from mlc import CompileOptions
 import mlc.codegen.blas as blas
+import mlc.codegen.contraction as contraction
 from mlc.codegen.packed_gemm import MARK
 
 RNG = np.random.default_rng(3)
@@ -80,9 +81,11 @@ def test_matmul(m, k, n, dtype, strategy):
 @pytest.mark.parametrize("bits", [256, 512])
 @pytest.mark.parametrize("m, k, n", [(17, 127, 33), (61, 300, 80)], ids=str)
 @pytest.mark.parametrize("dtype", [np.float16, np.int32, np.int8, np.uint8, np.int64])
-def test_packed_kernel_dtypes(m, k, n, dtype, bits):
+def test_packed_kernel_dtypes(m, k, n, dtype, bits, monkeypatch):
     """Every element type MLC's packed kernel takes: f16 (packed to f32, summed in f32),
-    int32, int8 and uint8 (wrap like numpy's matmul; summed in i32, truncated), int64."""
+    int32, int8 and uint8 (wrap like numpy's matmul; summed in i32, truncated), int64.
+    (These small shapes would be register-tiled: the size rule is lowered to 0.)"""
+    monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)
     rng = np.random.default_rng(m + k + n)
     a, b = data(rng, (m, k), dtype), data(rng, (k, n), dtype)
     options = CompileOptions(blas=False, vector_bits=bits)
@@ -203,9 +206,10 @@ def test_mlp_epilogue_and_threads(threads, strategy):
         close(mlc.jit(fn, options=options)(x, w, bias), np.tanh(x @ w + bias), k)
 
 
-def test_packed_kernel_threads_split_rows_or_columns():
+def test_packed_kernel_threads_split_rows_or_columns(monkeypatch):
     """Two threads share the rows of a tall GEMM and the columns of a wide one (M < N),
-    including partial panels at each thread's edge."""
+    including partial panels at each thread's edge (packed: the size rule lowered to 0)."""
+    monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)
     rng = np.random.default_rng(5)
     for m, k, n in ((301, 40, 50), (7, 90, 517)):
         a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
@@ -214,11 +218,108 @@ def test_packed_kernel_threads_split_rows_or_columns():
         close(compiled(a, b), a @ b, k)
 
 
+# Extents the register tile (4 x 16 or 4 x 32 f32) does not divide, in every position.
+ODD = [1, 3, 10, 17, 127]
+REMAINDER_SHAPES = sorted({(m, 33, 16) for m in ODD} | {(64, k, 16) for k in ODD} | {(8, 40, n) for n in ODD}
+                          | {(17, 127, 33), (3, 5, 7), (127, 10, 127), (64, 256, 10), (10, 17, 3)})
+
+
+@pytest.mark.parametrize("bits", [256, 512])
+@pytest.mark.parametrize("m, k, n", REMAINDER_SHAPES, ids=str)
+def test_register_tiles_with_remainders(m, k, n, bits):
+    """Small matmuls whose extents the register tile does not divide are register-tiled
+    (not packed, no generic loop left) when a column tile fits N (contraction.column_tile:
+    whole tiles, then one peeled power-of-two tile; 10 = 8 + 2), else packed (127 = 7 x 16
+    + 15); M's remainder is one peeled tile. (M or N = 1 is a matrix-vector product, no
+    matmul: the generic reduction path.)"""
+    rng = np.random.default_rng(m * 31 + k * 7 + n)
+    a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
+    compiled = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, vector_bits=bits)).lower(a, b).compile()
+    text = compiled.as_text("codegen")
+    rows = min(contraction.ROWS, m)
+    fits = contraction.column_tile(n, 2 * bits // 32, contraction.tile_rows(m, rows)) is not None
+    assert (MARK not in text) == fits, (m, k, n)
+    assert '"reduction"' not in text or 1 in (m, n)
+    close(compiled(a, b), a @ b, k)
+
+
+@pytest.mark.parametrize("bits", [256, 512])
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.int8, np.uint8, np.int64, np.float16])
+@pytest.mark.parametrize("m, k, n", [(17, 127, 33), (10, 3, 40), (127, 17, 10), (3, 2, 5)], ids=str)
+def test_register_tile_remainders_dtypes(m, k, n, dtype, bits):
+    """Every element type on odd shapes (f16 stays on the packed kernel, which sums in f32)."""
+    rng = np.random.default_rng(m + k * 3 + n * 5)
+    a, b = data(rng, (m, k), dtype), data(rng, (k, n), dtype)
+    compiled = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, vector_bits=bits)).lower(a, b).compile()
+    assert (MARK in compiled.as_text("codegen")) == (dtype == np.float16)
+    want = (a.astype(np.float32) @ b.astype(np.float32)).astype(dtype) if dtype == np.float16 else a @ b
+    close(compiled(a, b), want, k)
+
+
+EPILOGUES = {
+    "bias-relu": (lambda y, c: mnp.maximum(y + c, 0.0), lambda y, c: np.maximum(y + c, 0.0)),
+    "bias-minus-target": (lambda y, c: y + c - 1.5, lambda y, c: y + c - np.float32(1.5)),
+    "tanh": (lambda y, c: mnp.tanh(y) * c, lambda y, c: np.tanh(y) * c),
+}
+
+
+@pytest.mark.parametrize("bits", [256, 512])
+@pytest.mark.parametrize("epilogue", list(EPILOGUES))
+@pytest.mark.parametrize("m, k, n", [(64, 256, 10), (17, 33, 40), (3, 127, 17), (127, 10, 127), (10, 17, 1)], ids=str)
+def test_register_tile_remainders_with_epilogue(m, k, n, epilogue, bits):
+    """An elementwise epilogue after a matmul with remainders (fused into the tile loops when
+    N fits a column tile, packed and a loop of its own otherwise); one and two
+    threads."""
+    rng = np.random.default_rng(m + k + n)
+    x, w, c = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32), data(rng, (n,), np.float32)
+    ours, theirs = EPILOGUES[epilogue]
+    for threads in (1, 2):
+        options = CompileOptions(blas=False, vector_bits=bits, threads=threads)
+        got = mlc.jit(lambda x, w, c: ours(x @ w, c), options=options)(x, w, c)
+        close(got, theirs(x @ w, c), k)
+
+
+@pytest.mark.parametrize("bits", [256, 512])
+@pytest.mark.parametrize("m, k, n", [(512, 64, 10), (512, 63, 33), (1001, 64, 10)], ids=str)
+def test_register_tile_remainders_on_threads(m, k, n, bits):
+    """Big enough for threads (2^18 multiply-adds): the M tiles are shared by two threads and
+    N's remainder is peeled inside each; with an M remainder (1001 rows) one thread."""
+    rng = np.random.default_rng(m + n)
+    a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
+    options = CompileOptions(blas=False, threads=2, vector_bits=bits)
+    compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
+    text = compiled.as_text("codegen")
+    assert MARK not in text and ("async" in text) == (m % 4 == 0)
+    close(compiled(a, b), a @ b, k)
+
+
+@pytest.mark.parametrize("layout", ["lhs-transposed", "rhs-transposed", "both-transposed", "batched",
+                                    "batched-rhs-transposed", "batch-not-leading"])
+@pytest.mark.parametrize("shape", [(3, 17, 10), (2, 127, 33)], ids=str)
+def test_register_tile_remainders_layouts(layout, shape):
+    """Transposed operands and batches with odd extents: batch, M, N = `shape`, K = 17."""
+    b, m, n = shape
+    k = 17
+    rng = np.random.default_rng(b * m + n)
+    specs = {"lhs-transposed": ((k, m), (k, n), (((0,), (0,)), ((), ()))),
+             "rhs-transposed": ((m, k), (n, k), (((1,), (1,)), ((), ()))),
+             "both-transposed": ((k, m), (n, k), (((0,), (1,)), ((), ()))),
+             "batched": ((b, m, k), (b, k, n), (((2,), (1,)), ((0,), (0,)))),
+             "batched-rhs-transposed": ((b, m, k), (b, n, k), (((2,), (2,)), ((0,), (0,)))),
+             "batch-not-leading": ((m, b, k), (k, b, n), (((2,), (0,)), ((1,), (1,))))}
+    lhs_shape, rhs_shape, dims = specs[layout]
+    a, w = data(rng, lhs_shape, np.float32), data(rng, rhs_shape, np.float32)
+    fn = lambda x, y: lax.dot_general(x, y, dims)  # noqa: E731
+    for bits in (256, 512):
+        close(mlc.jit(fn, options=CompileOptions(blas=False, vector_bits=bits))(a, w),
+              reference_dot_general(a, w, *dims), k)
+
+
 def test_the_rule():
     """Operator selection (blas.strategy, measured in benchmarks/results/gemm.md): f32/f64
     of at least 2^25 multiply-adds to OpenBLAS; below that, integers, and everything with
-    BLAS off to the packed kernel; up to 128^3 those whose extents divide the register tile
-    to mlc-tile-matmul (not f16)."""
+    BLAS off to the packed kernel; below 2^22 (up to 128^3) to mlc-tile-matmul's register
+    tiles, whether or not the tile divides the extents (not f16)."""
     big = np.ones((256, 512), np.float32), np.ones((512, 256), np.float32)
     assert "scipy_cblas_sgemm64_" in codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=True))
     own = codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=False))
@@ -232,6 +333,13 @@ def test_the_rule():
     small = np.ones((16, 16), np.float32)
     text = codegen(lambda x, y: x @ y, small, small, options=CompileOptions(blas=True))
     assert "scipy_cblas" not in text and MARK not in text
+    # Small with extents the tile does not divide (64 x 256 x 10): register tiles too.
+    text = codegen(lambda x, y: x @ y, np.ones((64, 256), np.float32), np.ones((256, 10), np.float32))
+    assert MARK not in text and '"reduction"' not in text
+    # ... up to 2^22 multiply-adds: 255 x 255 x 65 (4.2M) is packed.
+    text = codegen(lambda x, y: x @ y, np.ones((255, 255), np.float32), np.ones((255, 65), np.float32),
+                   options=CompileOptions(blas=False))
+    assert MARK in text
     half = np.ones((16, 16), np.float16)  # f16 always packed: only the packed kernel sums in f32
     assert MARK in codegen(lambda x, y: x @ y, half, half, options=CompileOptions(blas=True))
 

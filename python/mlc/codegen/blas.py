@@ -25,12 +25,19 @@ rounds against OpenBLAS called the same way; a shared machine):
     64^3, 1.7x at 128^3, 3.5x at 256^3: no library call, no thread start-up, no per-call
     buffer set-up), so it takes them.
   - "tiled": below PACKED_MIN_MNK = 2^22 (up to 128^3) when mlc-tile-matmul's register
-    tile divides the extents: there the unpacked 4 x 16 tiles were as fast or a little
-    faster (15.2 against 14.5 GFLOP/s at 64^3, 30.1 against 28.0 at 128^3; 3 of 4 runs):
-    packing does not pay for so little reuse, and the tiles fuse an epilogue. With a
-    fusible elementwise epilogue up to 256^3 (matmul.EPILOGUE_TILED_MAX_MNK: tiles + fused
-    epilogue 31-35 against packed + a separate loop 18-32 GFLOP/s at 256^3, 4 of 4 runs).
-    Not f16: the register tiles would sum in f16, the packed kernel sums in f32.
+    tile fits (contraction.register_tile): the tile divides the extents, or leaves one
+    smaller tile at the end of M (any rows) and of N (a power of two of columns:
+    contraction.column_tile; N = 10 is 8 + 2, N = 127 = 7 x 16 + 15 does not fit). There
+    the unpacked 4 x 16 tiles were as fast or a little faster (15.2 against 14.5 GFLOP/s at
+    64^3, 30.1 against 28.0 at 128^3; 3 of 4 runs): packing does not pay for so little
+    reuse, the tiles fuse an epilogue, and they compile faster (no packing loops). With
+    remainders, medians of 300 calls against the packed kernel on one / two threads (us):
+    64x256x10 33 / 39 / 39, 64x512x10 51 / 61 / 77, 17x127x33 23 / 25 / 25, 301x40x50
+    59 / 75 / 94, 7x90x517 39 / 77 / 98, 127x127x127 159 / 154 / 181, 200x100x150
+    196 / 222 / 250. With a fusible elementwise epilogue up to 256^3 when the tile divides
+    (matmul.EPILOGUE_TILED_MAX_MNK: tiles + fused epilogue 31-35 against packed + a
+    separate loop 18-32 GFLOP/s at 256^3, 4 of 4 runs). Not f16: the register tiles would
+    sum in f16, the packed kernel sums in f32.
   - "packed": everything else, and everything with BLAS off or no library.
 
 The library is numpy's own OpenBLAS (`numpy.libs/libscipy_openblas64_*.so`, ILP64: 64-bit
@@ -275,7 +282,7 @@ def _block_ops(op) -> list:
 
 
 MIN_MNK = 1 << 25  # 256 x 256 x 512: below, the packed kernel was faster than the call
-PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when they divide the extents
+PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when the tile fits
 
 
 def blas_available() -> bool:
@@ -311,8 +318,9 @@ def compute_type(element: ir.Type) -> ir.Type | None:
 def strategy(c: Contraction, register_bits: int = 0, min_mnk: int = 0) -> str:
     """Operator selection for one contraction: "blas" (an OpenBLAS call), "packed" (MLC's
     packed GEMM, packed_gemm.py) or "tiled" (mlc-tile-matmul's register tiles, which also
-    fuse an elementwise epilogue, for small matmuls whose extents divide the tile; the
-    generic loop nest for the few element types the packed kernel lacks).
+    fuse an elementwise epilogue, for small matmuls the tile fits, with one peeled
+    remainder tile in M and in N; the generic loop nest for the few element types the
+    packed kernel lacks).
     The rule and the measurements behind it: module docstring."""
     if config.blas_enabled() and blas_rule(c, min_mnk) and blas_available():
         return "blas"

@@ -121,18 +121,19 @@ def _batch_dims_outer(dims: tuple[int, ...], batch: tuple[int, ...]) -> bool:
 
 
 def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
-    """Loop tile sizes (batch 1, M ROWS, N two vector registers, K whole) for a single-loop
-    M, N, K contraction whose tiles divide the extents; None otherwise (left to the
-    generic path)."""
+    """Loop tile sizes for mlc-tile-matmul's register tiles of a single-loop M, N, K
+    contraction: batch 1, M ROWS (or M when smaller), N up to two vector registers
+    (`tile_lanes`, `column_tile`), K whole. A tile need not divide its extent: mlc-tile-matmul
+    peels the last, smaller tile of M (M = 17: 4 tiles of 4 rows, then 1) and of N (N = 10:
+    8 columns, then 2; `remainders`). None when the contraction cannot be register-tiled
+    (several loops per dimension, an element type of no whole bytes, N not the output's
+    innermost dim, batch dims between an operand's tiled dims, no column tile fits N)."""
     if len(c.m) != 1 or len(c.n) != 1 or len(c.k) != 1:
         return None
-    width = getattr(c.element_type, "width", None)
-    if not width or width % 8:
-        return None
-    lanes = 2 * register_bits // width  # two registers per row: 8 accumulators hide the FMA latency
+    lanes = tile_lanes(c, register_bits)
     m, n = c.m[0], c.n[0]
-    if c.extents[m] % ROWS or c.extents[n] % lanes or c.out_dims[-1] != n:
-        return None  # a partial tile would need masks; the generic path handles it
+    if lanes is None or c.out_dims[-1] != n:
+        return None
     if not all(_batch_dims_outer(dims, c.batch) for dims in (c.lhs_dims, c.rhs_dims, c.out_dims)):
         # A batch dim between an operand's tiled dims (q of shape (B, S, H, dh) read as
         # [b, h] x (S, dh)) makes the tile's vector reads skip a memory dim, which the
@@ -142,5 +143,53 @@ def register_tile(c: Contraction, register_bits: int) -> tuple[int, ...] | None:
     sizes = [0] * len(c.extents)
     for b in c.batch:
         sizes[b] = 1
-    sizes[m], sizes[n] = ROWS, lanes
+    rows = min(ROWS, c.extents[m])
+    width = column_tile(c.extents[n], lanes, tile_rows(c.extents[m], rows))
+    if width is None:
+        return None
+    sizes[m], sizes[n] = rows, width
     return tuple(sizes)
+
+
+def _power_of_two(x: int) -> bool:
+    return x > 0 and x & (x - 1) == 0
+
+
+def tile_rows(m: int, rows: int) -> set[int]:
+    """The row counts of M's tiles above 1 (`rows`, and M's remainder): no N tile may have
+    one of them as width. On a square tile (4 x 4: q k^T of 4 tokens) the broadcast B read,
+    once mlc-vectorize's transfer_permutation_patterns and the canonicalizer are through,
+    is broadcast along the wrong dimension (every row of the product read B's row i): wrong
+    results."""
+    return {rows, m % rows} - {0, 1}
+
+
+def column_tile(n: int, lanes: int, rows: set[int]) -> int | None:
+    """NR for N columns: the widest power of two up to `lanes` and N, or half of it, that is
+    not a row count (tile_rows) and leaves no remainder or a remainder that is one more
+    power-of-two tile (not a row count either): N = 10 is 8 + 2, 33 is 16 + 1 (32 + 1 with
+    512-bit f32). A vector row of another width (vector<10xf32>) is lowered through a stack
+    temporary LLVM does not promote to registers (2.5x slower than the packed kernel on
+    64 x 256 x 10); a remainder of several tiles (127 = 7 x 16 + 8 + 4 + 2 + 1) is not
+    supported: None, and the contraction is packed."""
+    widest = min(lanes, 1 << (n.bit_length() - 1))
+    for width in (widest, widest // 2):
+        rest = n % width if width else -1
+        if width and width not in rows and (rest == 0 or (_power_of_two(rest) and rest not in rows)):
+            return width
+    return None
+
+
+def tile_lanes(c: Contraction, register_bits: int) -> int | None:
+    """NR of the register tile: the elements of two vector registers (8 accumulators with
+    ROWS = 4 hide the FMA latency); None for an element type of no whole bytes."""
+    width = getattr(c.element_type, "width", None)
+    if not width or width % 8:
+        return None
+    return 2 * register_bits // width
+
+
+def remainders(c: Contraction, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """The loops whose extent the tile size does not divide (M = 17 in tiles of 4, N = 10 in
+    tiles of 8): each ends in one smaller tile, which mlc-tile-matmul peels off."""
+    return tuple(d for d, s in enumerate(sizes) if s and c.extents[d] % s)

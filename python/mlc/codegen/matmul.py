@@ -17,9 +17,25 @@ hoisted out of the K loop safely (`transform.loop.hoist_loop_invariant_subsets`:
 buffers, the output and the inputs might alias). A 4 x 16 f32 tile (two registers per
 row) is 8 independent accumulators, enough to hide the FMA latency; the broadcast A
 values and the B row take 6 of the remaining registers. Which matmuls come here is
-blas.strategy's rule ("tiled": below 2^22 when the tile divides the extents) plus those
-up to EPILOGUE_TILED_MAX_MNK with a fusible epilogue; the others are packed (packed_gemm.py:
-A and B in register-tile panels, for cache reuse) or called in OpenBLAS by mlc-blas.
+blas.strategy's rule ("tiled": below 2^22 when the tile fits) plus those up to
+EPILOGUE_TILED_MAX_MNK with a fusible epilogue whose extents the tile divides; the others
+are packed (packed_gemm.py: A and B in register-tile panels, for cache reuse) or called in
+OpenBLAS by mlc-blas.
+
+Remainders (contraction.register_tile): extents the tile does not divide end in one
+smaller tile. The M and N tile loops are peeled (`transform.loop.peel`, inner loop first)
+into a loop of whole tiles and one last tile, whose sizes fold to constants (a
+canonicalization between tiling and vectorizing); every copy is then found again by its
+tag and vectorized like a whole tile, accumulator in registers across K. M = 17 is four
+4-row tiles and a 1-row tile; N = 10 is an 8-column tile and a 2-column tile (N tiles are
+powers of two: a vector<10xf32> row was lowered through a stack temporary, 2.5x slower;
+so is the remainder, or the product is packed: contraction.column_tile), with the
+epilogue fused into both. An N tile never has as many columns as an M tile has rows
+(contraction.tile_rows: on a square tile the broadcast B read came out transposed). The
+thread loop (an scf.forall) is never peeled: a matmul with a remainder there runs on one
+thread (PARALLEL_MIN_MNK: the thread rule). This replaced packing small products such as
+an MLP's 64 x 256 x 10 output layer, which cost about 0.1 s of compile for packing code
+and ran slower (33 against 39 us).
 
 Before tiling, a matmul operand that only broadcasts along batch dims is replaced by its
 source (fold_broadcast_operands): numpy's (b, m, k) @ (k, n) becomes one GEMM of b*m rows.
@@ -35,7 +51,7 @@ from mlir import ir
 
 from ..transforms.pass_base import Pass
 from .blas import compute_type, strategy
-from .contraction import ROWS, Contraction, match_contraction, register_tile
+from .contraction import Contraction, match_contraction, register_tile, remainders
 from .parallel import worth_parallel
 from .target import num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
@@ -48,8 +64,9 @@ _INIT = "mlc.tile_init"
 @dataclass(frozen=True)
 class _Plan:
     """How one matmul is tiled: loop tile sizes (in its own loop space), its K loop, the
-    loop shared between threads (-1: none), and whether an elementwise epilogue (and the
-    fill that initializes the accumulator) is fused into its tile loops."""
+    loop shared between threads (-1: none), whether an elementwise epilogue (and the fill
+    that initializes the accumulator) is fused into its tile loops, and the loops (in its
+    own loop space) whose last tile is a smaller one, peeled off (contraction.remainders)."""
 
     sizes: tuple[int, ...]
     k: int
@@ -57,6 +74,8 @@ class _Plan:
     out_dims: tuple[int, ...]
     epilogue: bool
     init: bool
+    peel: tuple[int, ...] = ()
+    k_extent: int = 2  # K = 1: no K loop is left to hoist the accumulator out of
 
 
 def _handles(n: int) -> str:
@@ -75,28 +94,43 @@ def _match(name: str, tag: str, index: int, op: str = "linalg.generic") -> str:
             f"in %root : (!transform.any_op) -> !transform.any_op")
 
 
-def _plan_steps(i: int, plan: _Plan) -> list[str]:
-    """Transform ops for one plan. Without an epilogue the matmul is tiled itself; with one,
-    the epilogue is tiled and the matmul (and its init fill) fused into its tile loop, so
-    the product tile goes from registers through the epilogue straight to the output.
+def _loop_handle(loops: str, sizes, dim: int) -> str:
+    """The handle of the scf.for that tile_using_for made for loop `dim` (tiled loops come
+    in loop order)."""
+    tiled = [d for d, s in enumerate(sizes) if s]
+    return f"{loops}#{tiled.index(dim)}" if len(tiled) > 1 else loops
+
+
+def _plan_steps(i: int, plan: _Plan) -> tuple[list[str], list[str]]:
+    """Transform ops for one plan: (tiling, vectorization); every plan's tiling runs before
+    any vectorization. Without an epilogue the matmul is tiled itself; with one, the
+    epilogue is tiled and the matmul (and its init fill) fused into its tile loop, so the
+    product tile goes from registers through the epilogue straight to the output.
     Parallel: the M tiles are an scf.forall; with an epilogue, every register tile is one
-    iteration of a 2-D scf.forall (the fusion needs the tile loop to be the forall)."""
+    iteration of a 2-D scf.forall (the fusion needs the tile loop to be the forall).
+    Remainders: the tile loops of `plan.peel` are peeled (innermost first) into a loop of
+    whole tiles and one smaller tile, each with static shapes (after the canonicalization
+    _script runs between the phases); the copies are found again by their tags."""
     k_sizes = [0] * len(plan.sizes)
     k_sizes[plan.k] = 1
     if plan.epilogue:  # tile sizes in the epilogue's loop space: the matmul's output dims
         sizes = [plan.sizes[d] for d in plan.out_dims]
+        peel = [plan.out_dims.index(d) for d in plan.peel]
         parallel = plan.parallel
         root = f"%e{i}"
         steps = [_match(root, _EPILOGUE, i), _match(f"%g{i}", _TAG, i)]
     else:
-        sizes, parallel, root = list(plan.sizes), plan.parallel, f"%g{i}"
+        sizes, peel, parallel, root = list(plan.sizes), list(plan.peel), plan.parallel, f"%g{i}"
         steps = [_match(root, _TAG, i)]
+    vector_steps: list[str] = []
     if parallel >= 0 and plan.epilogue:  # each register tile an scf.forall iteration (threads)
+        assert not peel, "a forall tile loop cannot be peeled"
         steps.append(f"%t{i}, %f{i} = transform.structured.tile_using_forall {root} tile_sizes "
                      f"[{', '.join(map(str, sizes))}] : (!transform.any_op) -> ({_handles(2)})")
         innermost = f"%f{i}"
     else:
         if parallel >= 0:  # the M tiles as an scf.forall (threads), the rest scf.for inside
+            assert parallel not in peel, "a forall tile loop cannot be peeled"
             outer = [0] * len(sizes)
             outer[parallel], sizes[parallel] = sizes[parallel], 0
             steps.append(f"%p{i}, %f{i} = transform.structured.tile_using_forall {root} tile_sizes "
@@ -111,22 +145,48 @@ def _plan_steps(i: int, plan: _Plan) -> list[str]:
         if plan.init:
             steps += [_match(f"%i{i}", _INIT, i, "linalg.fill"),
                       f"%fi{i}, %fl{i} = transform.structured.fuse_into_containing_op %i{i} into %cl{i} "
-                      f": (!transform.any_op, !transform.any_op) -> ({_handles(2)})",
-                      f"transform.structured.vectorize %fi{i} : !transform.any_op"]
-        steps.append(f"transform.structured.vectorize %t{i} : !transform.any_op")
-        product = f"%c{i}"
-    else:
-        product = f"%t{i}"
-    steps += [f"%u{i}, %k{i} = transform.structured.tile_using_for {product} tile_sizes "
-              f"[{', '.join(map(str, k_sizes))}] : (!transform.any_op) -> ({_handles(2)})",
-              f"transform.structured.vectorize %u{i} : !transform.any_op"]
-    return steps
+                      f": (!transform.any_op, !transform.any_op) -> ({_handles(2)})"]
+    for j, dim in enumerate(sorted(peel, reverse=True)):  # inner loop first: the outer peel copies both
+        steps += [f"%s{i}_{j} = transform.cast {_loop_handle(f'%l{i}', sizes, dim)} "
+                  f': !transform.any_op to !transform.op<"scf.for">',
+                  f"%pm{i}_{j}, %pr{i}_{j} = transform.loop.peel %s{i}_{j} "
+                  f': (!transform.op<"scf.for">) -> ({_handles(2)})']
+    fill, epilogue, product = f"%fi{i}", f"%t{i}", (f"%c{i}" if plan.epilogue else f"%t{i}")
+    if peel:  # every copy of the tiled ops, found again by their tags
+        fill, epilogue, product = f"%vf{i}", f"%ve{i}", f"%vg{i}"
+        if plan.epilogue and plan.init:
+            vector_steps.append(_match(fill, _INIT, i, "linalg.fill"))
+        if plan.epilogue:
+            vector_steps.append(_match(epilogue, _EPILOGUE, i))
+        vector_steps.append(_match(product, _TAG, i))
+    if plan.epilogue:
+        if plan.init:
+            vector_steps.append(f"transform.structured.vectorize {fill} : !transform.any_op")
+        vector_steps.append(f"transform.structured.vectorize {epilogue} : !transform.any_op")
+    vector_steps += [f"%u{i}, %k{i} = transform.structured.tile_using_for {product} tile_sizes "
+                     f"[{', '.join(map(str, k_sizes))}] : (!transform.any_op) -> ({_handles(2)})",
+                     f"transform.structured.vectorize %u{i} : !transform.any_op"]
+    return steps, vector_steps
+
+
+_PEEL_CANONICALIZATION = """%peeled_funcs = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %peeled_funcs {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op"""
 
 
 def _script(plans: list[_Plan]) -> str:
-    body = "\n    ".join(step for i, plan in enumerate(plans) for step in _plan_steps(i, plan))
+    phases = [_plan_steps(i, plan) for i, plan in enumerate(plans)]
+    if any(plan.peel for plan in plans):  # tile all, fold the peeled tiles' sizes, vectorize all
+        steps = [step for tiling, _ in phases for step in tiling] + [_PEEL_CANONICALIZATION] + \
+                [step for _, vectorizing in phases for step in vectorizing]
+    else:
+        steps = [step for tiling, vectorizing in phases for step in tiling + vectorizing]
+    body = "\n    ".join(steps)
     hoists = "\n    ".join(f"transform.loop.hoist_loop_invariant_subsets %k{i} : !transform.any_op"
-                           for i in range(len(plans)))
+                           for i, plan in enumerate(plans) if plan.k_extent > 1)
     return f"""
 module attributes {{transform.with_named_sequence}} {{
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
@@ -224,15 +284,30 @@ def fold_broadcast_operands(module: ir.Operation) -> None:
 # kernel plus a separate epilogue loop (benchmarks/results/gemm.md, "epilogue" table).
 EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
 
+# The register tiles may be shared between threads from this many multiply-adds (and when
+# parallel.worth_parallel says so). 0: whenever worth_parallel says so, as before. Measured
+# (2 shared cores, f32, median of 400 calls, best of 3 rounds): at 2^21 (64x128x256, 128^3)
+# two threads took 126-221 us against 132-163 on one, with or without an epilogue; at 2^22
+# (128x256x128) 173-191 against 260-273. A parallel tile loop also costs about 0.13 s of
+# first-call compile (async-parallel-for outlines two copies of the kernel and a coroutine):
+# 1 << 22 brings the MLP loss of benchmarks/compile_time.py from about 0.30 to 0.17 s CPU.
+# Not set yet: single-threaded tile loops end in a copy of the result into the output
+# (tiled loops on tensors do not bufferize in place), which test_fusion.py's
+# test_output_fusion_is_one_loop_nest (128x64x64 on two threads: one kernel) rules out.
+PARALLEL_MIN_MNK = 0
+
 
 def _tiles(op, c: Contraction, bits: int) -> bool:
     """Whether this pass register-tiles the contraction (blas.strategy says "tiled"; or
-    "packed" but it has a fusible epilogue and is at most EPILOGUE_TILED_MAX_MNK)."""
+    "packed" but it has a fusible epilogue, is at most EPILOGUE_TILED_MAX_MNK and the tile
+    divides its extents)."""
     choice = strategy(c, bits)
     if choice == "tiled":
         return True
-    return (choice == "packed" and c.mnk <= EPILOGUE_TILED_MAX_MNK and compute_type(c.element_type) == c.element_type
-            and elementwise_epilogue(op, c) is not None)
+    if choice != "packed" or c.mnk > EPILOGUE_TILED_MAX_MNK or compute_type(c.element_type) != c.element_type:
+        return False
+    sizes = register_tile(c, bits)
+    return sizes is not None and not remainders(c, sizes) and elementwise_epilogue(op, c) is not None
 
 
 def _single_user(value: ir.Value):
@@ -268,7 +343,8 @@ class TileMatmul(Pass):
     epilogue fused into the same loop nest; reads broadcast matmul operands unbroadcast.
 
     Expects: linalg on tensors. Produces: scf.for loops over vector ops with the output
-    tile in registers across the K loop, for every contraction `register_tile` accepts.
+    tile in registers across the K loop, for every contraction `register_tile` accepts;
+    extents the tile does not divide end in one peeled, smaller tile (module docstring).
     """
 
     name = "mlc-tile-matmul"
@@ -288,9 +364,14 @@ class TileMatmul(Pass):
                 sizes = register_tile(c, bits) if c is not None and _tiles(op, c, bits) else None
                 if sizes is not None:
                     m = c.m[0]
-                    tiles = c.extents[m] // ROWS
-                    parallel = threads > 1 and worth_parallel(["parallel"], [tiles, c.mnk // tiles])
+                    tiles = -(-c.extents[m] // sizes[m])
+                    peel = remainders(c, sizes)
                     epilogue = elementwise_epilogue(op, c)
+                    # The thread loop (an scf.forall: M, or every tile with an epilogue)
+                    # cannot be peeled: a matmul with a remainder there runs on one thread.
+                    parallel = (threads > 1 and c.mnk >= PARALLEL_MIN_MNK
+                                and worth_parallel(["parallel"], [tiles, c.mnk // tiles])
+                                and not (peel if epilogue is not None else m in peel))
                     init = op.operands[2].owner if isinstance(op.operands[2].owner, (ir.OpView, ir.Operation)) else None
                     init = init.operation if init is not None else None
                     fuse_init = (epilogue is not None and init is not None and init.name == "linalg.fill"
@@ -302,7 +383,7 @@ class TileMatmul(Pass):
                     if fuse_init:
                         init.attributes[_INIT] = index
                     plans.append(_Plan(sizes, c.k[0], m if parallel else -1, c.out_dims,
-                                       epilogue is not None, fuse_init))
+                                       epilogue is not None, fuse_init, peel, c.extents[c.k[0]]))
                 return ir.WalkResult.SKIP
             return ir.WalkResult.ADVANCE
 
