@@ -137,6 +137,31 @@ def mpi_library() -> str | None:
     return os.environ.get("MLC_MPI_LIBRARY", "").strip() or None
 
 
+# What a launcher sets on every rank: hydra and Slurm (pmi/pmi2) set PMI_SIZE, Open MPI's
+# launcher OMPI_COMM_WORLD_SIZE.
+_LAUNCHER_SIZE_VARIABLES = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE")
+
+
+def launched_size() -> int:
+    """How many processes a launcher (mpiexec) started, from its variables; 1 without one."""
+    for name in _LAUNCHER_SIZE_VARIABLES:
+        value = os.environ.get(name)
+        if value and value.isdigit():
+            return int(value)
+    return 1
+
+
+def num_threads_set() -> bool:
+    """Whether MLC_NUM_THREADS is set (by the user, or by share_num_threads)."""
+    return "MLC_NUM_THREADS" in os.environ
+
+
+def share_num_threads(threads: int) -> None:
+    """Sets MLC_NUM_THREADS for this process (and the processes it starts): distributed
+    splits a host's cores between the job's processes on it."""
+    os.environ["MLC_NUM_THREADS"] = str(threads)
+
+
 def forced_mpi_collectives() -> bool:
     """MLC_COLLECTIVES=mpi: collectives become MPI calls even on one process (lit tests)."""
     return os.environ.get("MLC_COLLECTIVES") == "mpi"

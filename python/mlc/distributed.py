@@ -33,12 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import config
+
 AXIS_NAME = "processes"
 """The one axis name collectives accept: all processes of the job."""
-
-# Environment variables a PMI launcher sets on every rank: hydra and Slurm (pmi/pmi2) set
-# PMI_SIZE, Open MPI's launcher OMPI_COMM_WORLD_SIZE.
-_SIZE_VARIABLES = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE")
 
 
 @dataclass(frozen=True)
@@ -54,11 +52,7 @@ _world: _World | None = None
 def launched_size() -> int:
     """How many processes the launcher started (1 when not launched by mpiexec); read from
     the environment, without initialising MPI."""
-    for name in _SIZE_VARIABLES:
-        value = os.environ.get(name)
-        if value and value.isdigit():
-            return int(value)
-    return 1
+    return config.launched_size()
 
 
 def initialize() -> None:
@@ -118,13 +112,13 @@ def _announce_exit(comm) -> None:
 def _share_cores(comm, MPI) -> None:
     """Processes on one host split its cores for their parallel loops (MLC_NUM_THREADS,
     unless set), so P processes do not each start a pool as large as the host."""
-    if "MLC_NUM_THREADS" in os.environ:
+    if config.num_threads_set():
         return
     local = comm.Split_type(MPI.COMM_TYPE_SHARED)
     ranks_here = local.Get_size()
     local.Free()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    os.environ["MLC_NUM_THREADS"] = str(max(1, cores // ranks_here))
+    config.share_num_threads(max(1, cores // ranks_here))
 
 
 def _check_abi(MPI) -> None:

@@ -15,6 +15,7 @@ import os
 import platform
 from pathlib import Path
 
+from .. import config
 from .libraries import find_blas, find_libmvec
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # python/mlc
@@ -121,7 +122,7 @@ def libraries() -> str:
     # calling MPI_Allreduce needs before it is loaded.
     from ..distributed import process_count
     return (f"blas={blas.name if blas else None};libmvec={find_libmvec() is not None};"
-            f"processes={process_count()};collectives={os.environ.get('MLC_COLLECTIVES')}")
+            f"processes={process_count()};forced_mpi={config.forced_mpi_collectives()}")
 
 
 def environment_fields(memo_dir: str | None = None) -> dict[str, str]:
