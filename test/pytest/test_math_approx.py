@@ -1,6 +1,7 @@
-"""mlc-math-approx: f32 exp/log/tanh polynomials against numpy's float64 result rounded to
-f32, over random bit patterns (every exponent), a dense sweep and the special values.
-The ulp bounds asserted here are the ones documented in mlc/codegen/math_approx.py."""
+"""mlc-math-approx: f32 exp/log/tanh/logistic polynomials against numpy's float64 result
+rounded to f32, over random bit patterns (every exponent), a dense sweep of [-20, 20] and the
+special values; f16 over every value. The ulp bounds asserted here are the ones documented
+in mlc/codegen/math_approx.py."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 import mlc
+import mlc.nn as nn
 import mlc.numpy as mnp
 from mlc.codegen.target import vector_register_bits
 from mlc.codegen.vector_math import native_bits, variant_name
@@ -18,13 +20,22 @@ pytestmark = pytest.mark.usefixtures("vector_bits")
 RNG = np.random.default_rng(0)
 SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 2.0, 88.72, 88.73, 89.0,
                      -87.3, -103.9, -104.0, -200.0, 1e-45, -1e-45, 1.17e-38, 3.4e38, -3.4e38,
-                     0.62, 0.625, 0.63, -0.625, 9.0, -9.0], np.float32)
+                     0.62, 0.625, 0.63, -0.625, 0.55, 0.5499999, -0.55, 9.0, -9.0, 9.01, 9.5, -9.5,
+                     -87.3, -87.6, -87.7, -88.0, -88.72, 17.0, 17.5], np.float32)
 # A vector length's worth of odd sizes: every element goes through full and masked vectors.
 X = np.concatenate([
     RNG.integers(0, 2**32, 400_003, dtype=np.uint64).astype(np.uint32).view(np.float32),
     SPECIALS,
     np.linspace(-120, 120, 20_001, dtype=np.float32),
 ])
+# Every 1021st float of [-20, 20] (over 2 million, every binade down to the subnormals).
+_POSITIVE = np.arange(0, np.float32(20).view(np.int32) + 1, 1021, dtype=np.int32).view(np.float32)
+SWEEP = np.concatenate([_POSITIVE, -_POSITIVE])
+SMALLEST_NORMAL = np.finfo(np.float32).tiny
+
+
+def logistic64(x):
+    return 1 / (1 + np.exp(-x))
 
 
 def ulp_distance(got: np.ndarray, want: np.ndarray) -> np.ndarray:
@@ -38,20 +49,69 @@ def ulp_distance(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     return d
 
 
-@pytest.mark.parametrize("fn, reference, max_ulp", [
+APPROXIMATIONS = [
     (mnp.exp, np.exp, 1),
     (mnp.log, np.log, 1),
     (mnp.tanh, np.tanh, 2),
-], ids=["exp", "log", "tanh"])
-def test_f32_approximation_error(fn, reference, max_ulp):
-    compiled = mlc.jit(fn).lower(X).compile()
-    assert "math.exp" not in compiled.as_text("codegen"), "the approximation did not run"
-    got = compiled(X)
+    (nn.sigmoid, logistic64, 2),
+]
+IDS = ["exp", "log", "tanh", "logistic"]
+
+
+def _check(fn, reference, max_ulp, x):
+    compiled = mlc.jit(fn).lower(x).compile()
+    codegen = compiled.as_text("codegen")
+    assert "math.exp" not in codegen and "math.tanh" not in codegen, "the approximation did not run"
+    got = compiled(x)
     with np.errstate(all="ignore"):
-        want = reference(X.astype(np.float64)).astype(np.float32)
+        want = reference(x.astype(np.float64)).astype(np.float32)
     d = ulp_distance(got, want)
+    if fn is nn.sigmoid:
+        # Subnormal results (x < -87.33) are approximate, 0 where e^-|x| is below 2^-126.5
+        # (x < -87.68): within the smallest normal of the answer, never negative.
+        tiny = np.abs(want) < SMALLEST_NORMAL
+        assert np.all(np.abs(got[tiny] - want[tiny]) < SMALLEST_NORMAL) and np.all(got[tiny] >= 0)
+        d[tiny] = 0
     worst = int(np.argmax(d))
-    assert d.max() <= max_ulp, f"x={X[worst]!r}: got {got[worst]!r}, want {want[worst]!r}"
+    assert d.max() <= max_ulp, f"x={x[worst]!r}: got {got[worst]!r}, want {want[worst]!r}"
+
+
+@pytest.mark.parametrize("fn, reference, max_ulp", APPROXIMATIONS, ids=IDS)
+def test_f32_approximation_error(fn, reference, max_ulp):
+    _check(fn, reference, max_ulp, X)
+
+
+@pytest.mark.parametrize("fn, reference, max_ulp", APPROXIMATIONS, ids=IDS)
+def test_f32_dense_sweep(fn, reference, max_ulp):
+    """Every 1021st float of [-20, 20]: each branch (the tanh polynomial below 0.55, the
+    exp formula above) and every reduction interval of the exp, tens of thousands of
+    times."""
+    _check(fn, reference, max_ulp, np.abs(SWEEP) if fn is mnp.log else SWEEP)
+
+
+@pytest.mark.parametrize("fn, reference", [(mnp.exp, np.exp), (mnp.log, np.log), (mnp.tanh, np.tanh),
+                                           (nn.sigmoid, logistic64)], ids=IDS)
+@pytest.mark.parametrize("dtype", [np.float16])
+def test_narrow_floats_in_f32(fn, reference, dtype):
+    """f16 through the f32 approximation, over every f16 value: at most 1 ulp from the
+    float64 result rounded to f16 (the f32 result's error is far below an f16 ulp; the
+    one rounding to f16 can land on the other side of a tie)."""
+    x = np.arange(2**16, dtype=np.uint16).view(dtype)
+    compiled = mlc.jit(fn).lower(x).compile()
+    codegen = compiled.as_text("codegen")
+    assert "math.exp" not in codegen and "math.tanh" not in codegen and "math.log " not in codegen
+    got = compiled(x)
+    with np.errstate(all="ignore"):
+        want = reference(x.astype(np.float64)).astype(dtype)
+    assert got.dtype == dtype
+    with np.errstate(all="ignore"):
+        ulp = np.spacing(np.abs(want).astype(dtype)).astype(np.float64)
+        d = np.abs(got.astype(np.float64) - want) / ulp
+    d[(got == want) | (np.isnan(got) & np.isnan(want))] = 0
+    worst = int(np.nanargmax(d))
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.nanmax(d) <= 1, (x[worst], got[worst], want[worst])
+    assert np.array_equal(np.signbit(got[got == 0]), np.signbit(want[got == 0]))
 
 
 @pytest.mark.parametrize("x, want", [(np.inf, np.inf), (-np.inf, 0.0), (100.0, np.inf), (-110.0, 0.0)])
@@ -71,6 +131,31 @@ def test_log_of_negative_is_nan():
 def test_tanh_keeps_negative_zero():
     y = mlc.jit(mnp.tanh)(np.array([-0.0], np.float32))
     assert y[0] == 0 and np.signbit(y[0])
+
+
+def test_tanh_edges():
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 9.0, -9.0, 9.5, 1e30, -1e30, 1e-30, -1e-45],
+                 np.float32)
+    y = mlc.jit(mnp.tanh)(x)
+    np.testing.assert_array_equal(np.signbit(y[:2]), [False, True])
+    np.testing.assert_array_equal(y[2:4], [1.0, -1.0])
+    assert np.isnan(y[4])
+    # tanh(9) = 1 - 3.05e-8 rounds to the float below 1; from 9.01 on it rounds to 1.
+    below_one = np.float32(np.tanh(9.0))
+    np.testing.assert_array_equal(y[5:10], [below_one, -below_one, 1.0, 1.0, -1.0])
+    np.testing.assert_array_equal(y[10:], x[10:])  # tiny and subnormal x: x itself
+
+
+def test_logistic_edges():
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 17.0, 20.0, 100.0, -100.0, -87.0, -88.0, 1e-30],
+                 np.float32)
+    y = mlc.jit(nn.sigmoid)(x)
+    np.testing.assert_array_equal(y[[0, 1, 2, 3]], [0.5, 0.5, 1.0, 0.0])
+    assert np.isnan(y[4])
+    assert ulp_distance(y[5:6], np.array([logistic64(17.0)], np.float32))[0] <= 2 and y[6] == y[7] == 1.0
+    assert y[8] == 0.0 and y[10] == 0.0  # below e^-87.68: 0, not a subnormal
+    assert ulp_distance(y[9:10], np.array([logistic64(-87.0)], np.float32))[0] <= 2
+    assert y[11] == 0.5
 
 
 @pytest.mark.parametrize("fn, reference, base", [(mnp.sin, np.sin, "sinf"), (mnp.cos, np.cos, "cosf")],

@@ -1,16 +1,38 @@
-"""Pass `mlc-math-approx`: f32 exp, log and tanh as polynomials in arith ops, scalar or vector.
+"""Pass `mlc-math-approx`: exp, log, tanh and logistic as polynomials in arith ops (f32, and
+f16 computed in f32), scalar or vector.
 
 LLVM has no vector exp/log/tanh on x86: `math.exp` on vector<16xf32> becomes sixteen
 calls to libm's expf, and a call in a loop body also stops LLVM from vectorizing it. Like
 XLA's CPU backend, MLC carries its own approximations, written as plain arith ops so they
-vectorize with the loop around them (the constants are the classic Cephes minimax fits).
+vectorize with the loop around them.
 
-Measured against numpy's float64 result rounded to f32, over every f32 exponent and the
-special values (see test/pytest/test_math_approx.py, which asserts these bounds):
+Measured against numpy's float64 result rounded to f32, over every f32 exponent, every
+1021st float of [-20, 20] and the special values (test/pytest/test_math_approx.py asserts
+the bounds in the second column; the first is what an FMA host measures):
 
-    exp   max 1 ulp   x > 88.72 -> +inf, x < -103.97 -> 0 (subnormals kept), NaN -> NaN
-    log   max 1 ulp   x < 0 -> NaN, 0 -> -inf, +inf -> +inf, subnormals exact in range
-    tanh  max 2 ulp   saturates to +-1, keeps -0.0, NaN -> NaN
+    exp       1 ulp / 1   x > 88.72 -> +inf, x < -103.97 -> 0 (subnormals kept), NaN -> NaN
+    log       1 ulp / 1   x < 0 -> NaN, 0 -> -inf, +inf -> +inf, subnormals exact in range
+    tanh      1 ulp / 2   saturates to +-1 (from |x| = 9.01, as rounding does), keeps -0.0, NaN
+    logistic  2 ulp / 2   for results >= 2^-126; 0 for x < -87.68 (subnormal results below
+                          x = -87.33 are approximate), 1 from x = 16.6, NaN -> NaN
+
+Arithmetic instructions per 8 lanes in a vector loop (AVX2 + FMA, LLVM 22; constant loads
+and register moves not counted): exp 18 (Cephes' form with roundeven and minimumf took 27),
+tanh 27 (43), logistic 19 (28 as 1 / (1 + exp(-x))), one vdivps each. What makes them cheap:
+
+- Clamps are compare + select with the limit first, which x86's min/max implement in one
+  instruction that returns the other operand for NaN: NaN flows through every step, and no
+  final NaN select is needed (arith.minimumf/maximumf add compares and blends for NaN).
+- n = round(x / ln 2) is one FMA adding 1.5 * 2^23, which also leaves n in the low
+  mantissa bits: 2^n is a shift of those bits, with no roundeven/fptosi.
+- tanh and logistic use e = e^-|x| or e^-2|x|, in (0, 1]: no overflow handling, one power
+  of two, and one division each (1 - 2e / (1 + e); e / (1 + e) or 1 / (1 + e)).
+
+The divisions stay divisions. Measured on an AMD Zen (AVX2) host, tanh(x) * logistic(x) on
+1e7 floats: a reciprocal estimate (vrcpps) with the two Newton steps tanh's error bound
+needs (6 instructions for one vdivps) ran 1.2x slower; with one step, which only
+logistic's looser bound tolerates, no faster than the division. The loop is bound by its
+FMA pipes and dependency chains, not by the divider (one vdivps per 8 lanes per function).
 
 f64 (and every other type) is left alone: mlc-vector-math calls libmvec for it where it
 can, libm otherwise.
@@ -83,26 +105,69 @@ class _F32:
     def from_bits(self, n):
         return arith.bitcast(self.type, n)
 
-    def pow2(self, n):
-        """2^n as f32 for an i32 n in [-126, 127]: n + 127 in the exponent field."""
-        return self.from_bits(arith.shli(arith.addi(n, self.i(127)), self.i(23)))
+
+
+# e^w on |w| <= ln 2 / 2, 1 + w + c2 w^2 + ... + c6 w^6: a minimax fit of the relative error
+# (1/300 ulp before rounding the coefficients to f32); Horner with FMAs.
+_EXP_POLY = [1.3812953839078546e-3, 8.36942344903946e-3, 4.166845977306366e-2, 1.6666515171527863e-1,
+             4.999999403953552e-1, 1.0, 1.0]
+_LOG2E = 1.44269504088896341
+# ln 2 = _LN2_HI + _LN2_LO; _LN2_HI has 9 significant bits, so n * _LN2_HI is exact for
+# |n| < 2^15 even without an FMA: the reduced argument x - n ln 2 loses nothing.
+_LN2_HI, _LN2_LO = 0.693359375, -2.12194440e-4
+# Adding 1.5 * 2^23 rounds an f32 of magnitude < 2^22 to an integer (round to nearest even)
+# and leaves that integer in the low mantissa bits: bits(_SHIFTER + n) = 0x4B400000 + n.
+# The exponent field then needs only a shift: (bits << 23) keeps the low 9 bits of n + c,
+# so a shifter of 1.5 * 2^23 + 127 gives (n + 127) << 23 = 2^n directly.
+_SHIFTER = 12582912.0
+
+
+def _min_keeping_nan(b: "_F32", x, limit: float):
+    """min(x, limit), NaN for NaN x: one vminps (x86's min returns its second operand
+    when either is NaN, which is what LLVM's select(limit < x, limit, x) maps onto);
+    arith.minimumf costs a compare and a blend more."""
+    c = b.f(limit)
+    return b.select(b.cmp("OLT", c, x), c, x)
+
+
+def _max_keeping_nan(b: "_F32", x, limit: float):
+    c = b.f(limit)
+    return b.select(b.cmp("OGT", c, x), c, x)
+
+
+def _exp_of_negative(b: "_F32", t, scale: float):
+    """e^(-scale t) for t in [0, 87.9 / scale] (scale 1 or 2), NaN for NaN t; below
+    e^-87.68 (2^-126.5) the result flushes to 0: 2^n for n = -127 is the bit pattern 0.
+
+    n = round(-scale t / ln 2) and its 2^n come from one FMA with a shifter; the reduced
+    argument is w = -scale (t + n ln2 / scale) = -scale r, and e^w is the polynomial of
+    _EXP_POLY with its coefficients times (-scale)^i, evaluated in r (powers of two: exact)."""
+    kf = b.fma(t, b.f(-scale * _LOG2E), b.f(_SHIFTER + 127.0))
+    n = b.add(kf, b.f(-(_SHIFTER + 127.0)))
+    r = b.fma(n, b.f(_LN2_HI / scale), t)
+    r = b.fma(n, b.f(_LN2_LO / scale), r)
+    degree = len(_EXP_POLY) - 1
+    p = b.poly(r, [c * (-scale) ** (degree - i) for i, c in enumerate(_EXP_POLY)])
+    return b.mul(p, b.from_bits(arith.shli(b.bits(kf), b.i(23))))
 
 
 def exp_f32(b: _F32, x: ir.Value) -> ir.Value:
-    """exp(x) = 2^n * e^r with n = round(x / ln 2), r = x - n ln 2 (two-part ln 2, so r is
-    exact), e^r a degree-7 polynomial on |r| <= ln 2 / 2. 2^n is applied as 2^(n/2) 2^(n-n/2),
-    so results near overflow and in the subnormal range are right too."""
-    clamped = arith.minimumf(arith.maximumf(x, b.f(-104.0)), b.f(89.0))
-    n = math.roundeven(b.mul(clamped, b.f(1.44269504088896341)))
-    r = b.fma(n, b.f(-0.693359375), clamped)
-    r = b.fma(n, b.f(2.12194440e-4), r)
-    p = b.poly(r, [1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
-                   1.6666665459e-1, 5.0000001201e-1])
-    p = b.fma(b.mul(p, r), r, b.add(r, b.f(1.0)))
-    ni = arith.fptosi(b.i32, n)
-    half = arith.shrsi(ni, b.i(1))
-    result = b.mul(b.mul(p, b.pow2(half)), b.pow2(arith.subi(ni, half)))
-    return b.select(b.cmp("UNO", x, x), x, result)
+    """exp(x) = 2^n e^r with n = round(x / ln 2) (an FMA with a shifter, which also leaves
+    n in the integer bits), r = x - n ln 2 (two-part ln 2, exact), e^r the degree-6 fit above.
+    2^n is applied as 2^(n >> 1) 2^(n - (n >> 1)), so results near overflow and in the
+    subnormal range are right too. NaN passes through every step (the clamps keep it)."""
+    clamped = _min_keeping_nan(b, _max_keeping_nan(b, x, -104.0), 89.0)
+    # 254 in the shifter: bits = 0x4B400000 + n + 254, and (n + 254) >> 1 = (n >> 1) + 127.
+    kf = b.fma(clamped, b.f(_LOG2E), b.f(_SHIFTER + 254.0))
+    n = b.add(kf, b.f(-(_SHIFTER + 254.0)))
+    r = b.fma(n, b.f(-_LN2_HI), clamped)
+    r = b.fma(n, b.f(-_LN2_LO), r)
+    p = b.poly(r, _EXP_POLY)
+    bits = b.bits(kf)
+    half = arith.shrsi(bits, b.i(1))                                # (n >> 1) + 127 in the low bits
+    first = b.from_bits(arith.shli(half, b.i(23)))                  # 2^(n >> 1)
+    second = b.from_bits(arith.shli(arith.subi(bits, half), b.i(23)))  # 2^(n - (n >> 1))
+    return b.mul(b.mul(p, first), second)
 
 
 def log_f32(b: _F32, x: ir.Value) -> ir.Value:
@@ -131,16 +196,39 @@ def log_f32(b: _F32, x: ir.Value) -> ir.Value:
     return b.select(b.cmp("ULT", x, b.f(0.0)), b.f(float("nan")), result)  # x < 0 or NaN
 
 
+def _with_sign_of(b: _F32, magnitude, x):
+    """copysign for a magnitude known to have its sign bit clear: one and, one or."""
+    sign = arith.andi(b.bits(x), b.i(-0x80000000))
+    return b.from_bits(arith.ori(b.bits(magnitude), sign))
+
+
+# tanh(t) = t + t^3 P(t^2) on [0, 0.55): a minimax fit of the relative error (0.6 ulp before
+# rounding). At 0.55, tanh = 0.5005: the exp branch's absolute error is a smaller fraction
+# of an ulp from there on than below 0.5, so one coefficient fewer than Cephes' fit to 0.625.
+_TANH_SMALL_BELOW = 0.55
+_TANH_POLY = [1.6437578946352005e-2, -5.267181247472763e-2, 1.3320724666118622e-1, -3.333294689655304e-1]
+
+
 def tanh_f32(b: _F32, x: ir.Value) -> ir.Value:
-    """tanh(x): an odd polynomial x + x^3 P(x^2) for |x| < 0.625, else
-    sign(x) (1 - 2 / (exp(2|x|) + 1)), which saturates to +-1 with exp's overflow."""
-    ax = math.absf(x)
-    z = b.mul(x, x)
-    small = b.fma(b.mul(b.poly(z, [-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2,
-                                   1.33314422036e-1, -3.33332819422e-1]), z), x, x)
-    big = b.add(b.f(1.0), arith.divf(b.f(-2.0), b.add(exp_f32(b, b.add(ax, ax)), b.f(1.0))))
-    # copysign also gives tanh(-0.0) = -0.0, which the polynomial's x + ... would lose.
-    return math.copysign(b.select(b.cmp("OLT", ax, b.f(0.625)), small, big), x)
+    """tanh(t), t = |x|: an odd polynomial t + t^3 P(t^2) for t < 0.55, else
+    1 - 2 e / (1 + e) with e = e^(-2t) (which cannot overflow; t is clamped at 9.5, past
+    which tanh rounds to 1); then the sign bit of x, which also gives tanh(-0.0) = -0.0.
+    NaN stays NaN through the clamp and takes the exp branch."""
+    t = _min_keeping_nan(b, math.absf(x), 9.5)
+    z = b.mul(t, t)
+    small = b.fma(b.mul(b.poly(z, _TANH_POLY), z), t, t)
+    e = _exp_of_negative(b, t, 2.0)
+    big = b.fma(arith.divf(e, b.add(e, b.f(1.0))), b.f(-2.0), b.f(1.0))
+    return _with_sign_of(b, b.select(b.cmp("OLT", t, b.f(_TANH_SMALL_BELOW)), small, big), x)
+
+
+def logistic_f32(b: _F32, x: ir.Value) -> ir.Value:
+    """1 / (1 + e^-x) from e = e^-|x|, which cannot overflow: 1 / (1 + e) for x >= 0 and
+    e / (1 + e) for x < 0 (one division either way). |x| is clamped at 88 (e = 0 past
+    e^-87.68, so the result is 0 below x = -87.68 instead of a subnormal); NaN stays NaN."""
+    e = _exp_of_negative(b, _min_keeping_nan(b, math.absf(x), 88.0), 1.0)
+    numerator = b.select(b.cmp("OLT", x, b.f(0.0)), e, b.f(1.0))
+    return arith.divf(numerator, b.add(e, b.f(1.0)))
 
 
 Approximation = Callable[[_F32, ir.Value], ir.Value]
@@ -148,11 +236,38 @@ APPROXIMATIONS: dict[str, Approximation] = {
     "math.exp": exp_f32,
     "math.log": log_f32,
     "math.tanh": tanh_f32,
+    "logistic": logistic_f32,
 }
 
 
 def _is_f32(t: ir.Type) -> bool:
     return isinstance(element_type_of(t), ir.F32Type)
+
+
+def _is_narrow(t: ir.Type) -> bool:
+    """f16: computed in f32 and rounded once (every f16 value is an f32; F16C converts a
+    vector in one instruction). bf16 is left alone: MLC's frontend has no bf16, and on AVX2
+    LLVM truncates f32 to bf16 with a libgcc call per element."""
+    return isinstance(element_type_of(t), ir.F16Type)
+
+
+def _as_f32(t: ir.Type) -> ir.Type:
+    f32 = ir.F32Type.get()
+    return ir.VectorType.get(ir.VectorType(t).shape, f32) if isinstance(t, ir.VectorType) else f32
+
+
+def _approximate(kind: str, x: ir.Value, needed: dict) -> ir.Value | None:
+    """The call of the f32 helper for `kind` on x (f16 x: extended, the result truncated),
+    noting the helper in `needed`; None for other types."""
+    t = x.type
+    if not (_is_f32(t) or _is_narrow(t)):
+        return None
+    wide = _as_f32(t)
+    name = helper_name(kind, wide)
+    needed.setdefault(name, (kind, wide))
+    if wide == t:
+        return _call(name, x)
+    return arith.truncf(t, _call(name, arith.extf(wide, x)))
 
 
 def helper_name(op_name: str, t: ir.Type) -> str:
@@ -163,17 +278,72 @@ def helper_name(op_name: str, t: ir.Type) -> str:
     return f"__mlc_{kind}_f32"
 
 
+def _call(name: str, x: ir.Value) -> ir.Value:
+    return func.CallOp([x.type], ir.FlatSymbolRefAttr.get(name), [x]).results[0]
+
+
 def _call_helper(needed: dict):
     """math.tanh(x : T) -> func.call @__mlc_tanh_T(x), noting (op, T) in `needed`."""
     def pattern(op, rewriter):
         x = op.operands[0]
-        if not _is_f32(x.type):
+        if not (_is_f32(x.type) or _is_narrow(x.type)):
             return None
-        name = helper_name(op.name, x.type)
-        needed.setdefault(name, (op.name, x.type))
         with rewriter.ip, op.location:
-            call = func.CallOp([x.type], ir.FlatSymbolRefAttr.get(name), [x])
-        rewriter.replace_op(op, call.results)
+            result = _approximate(op.name, x, needed)
+        rewriter.replace_op(op, [result])
+        return True
+    return pattern
+
+
+def _defining(value: ir.Value, name: str):
+    """The op named `name` that defines `value`, or None."""
+    owner = value.owner
+    if isinstance(owner, (ir.OpView, ir.Operation)) and owner.operation.name == name:
+        return owner.operation
+    return None
+
+
+def _is_one(value: ir.Value) -> bool:
+    """`value` is 1.0: an arith.constant (scalar or splat) or a vector.broadcast of one."""
+    broadcast = _defining(value, "vector.broadcast")
+    if broadcast is not None:
+        value = broadcast.operands[0]
+    op = _defining(value, "arith.constant")
+    if op is None:
+        return False
+    attr = op.attributes["value"]
+    if isinstance(attr, ir.DenseElementsAttr):
+        if not attr.is_splat:
+            return False
+        attr = attr.get_splat_value()
+    return isinstance(attr, ir.FloatAttr) and ir.FloatAttr(attr).value == 1.0
+
+
+def _logistic_operand(div: ir.Operation):
+    """x when `div` is 1 / (1 + exp(-x)) (hlo.logistic as hlo-to-linalg writes it), else None."""
+    if not _is_one(div.operands[0]):
+        return None
+    add = _defining(div.operands[1], "arith.addf")
+    if add is None:
+        return None
+    for i in (0, 1):
+        exp = _defining(add.operands[i], "math.exp")
+        if exp is not None and _is_one(add.operands[1 - i]):
+            neg = _defining(exp.operands[0], "arith.negf")
+            return neg.operands[0] if neg is not None else None
+    return None
+
+
+def _call_logistic(needed: dict):
+    """1 / (1 + exp(-x)) -> func.call @__mlc_logistic_T(x): one exp that cannot overflow and
+    one division (the exp and negation go when nothing else uses them)."""
+    def pattern(op, rewriter):
+        x = _logistic_operand(op.operation)
+        if x is None or not (_is_f32(x.type) or _is_narrow(x.type)):
+            return None
+        with rewriter.ip, op.location:
+            result = _approximate("logistic", x, needed)
+        rewriter.replace_op(op, [result])
         return True
     return pattern
 
@@ -190,26 +360,33 @@ def _define_helper(module: ir.Operation, name: str, op_name: str, t: ir.Type) ->
 
 @dataclass(frozen=True)
 class MathApprox(Pass):
-    """Replaces f32 math.exp/log/tanh (scalar or vector) with polynomial approximations.
+    """Replaces f32 and f16 exp, log, tanh and logistic with polynomial approximations.
+
+    The ops: math.exp/log/tanh, scalar or vector, and arith.divf(1, 1 + math.exp(-x)), which
+    is how hlo-to-linalg writes hlo.logistic (one exp that cannot overflow, see
+    logistic_f32, instead of an exp and a division by 1 + e^-x).
 
     Each (function, type) gets one private `alwaysinline` definition per module, called
     where the math op was: `math.tanh %x : vector<8xf32>` -> `func.call
     @__mlc_tanh_v8f32(%x)`. LLVM inlines the calls, so the machine code is the same as
-    expanding in place, but the passes between here and LLVM see one call instead of ~40
+    expanding in place, but the passes between here and LLVM see one call instead of ~30
     ops per use (a 1,600-op tanh chain spent 2.5 s of its compile in them), as XLA:CPU's
-    own approximations are functions inlined by LLVM.
+    own approximations are functions inlined by LLVM. f16 calls the f32 definition between
+    arith.extf and arith.truncf.
 
     Expects: any IR with math ops, in a module. Produces: func.call in their place and the
-    definitions (arith/math.{roundeven,absf,copysign}); f64 and other types untouched (they
-    become libm calls).
+    definitions (arith and math.absf); f64, bf16 and other types untouched (they become
+    libm calls).
     """
 
     name = "mlc-math-approx"
 
     def run(self, module: ir.Operation) -> None:
         needed: dict[str, tuple[str, ir.Type]] = {}
+        # Logistic first, so its exp is not expanded on its own.
+        apply_patterns(module, {"arith.divf": [_call_logistic(needed)]})
         pattern = _call_helper(needed)
-        apply_patterns(module, {name: [pattern] for name in APPROXIMATIONS})
+        apply_patterns(module, {name: [pattern] for name in APPROXIMATIONS if name.startswith("math.")})
         defined = {ir.StringAttr(o.attributes["sym_name"]).value
                    for o in module.regions[0].blocks[0].operations if o.operation.name == "func.func"}
         for name, (op_name, t) in needed.items():
