@@ -96,3 +96,141 @@ func.func @depthwise(%x: memref<2x7x7x20xf32>, %w: memref<3x3x20xf32>, %o: memre
     ins(%x, %w : memref<2x7x7x20xf32>, memref<3x3x20xf32>) outs(%o : memref<2x5x5x20xf32>)
   return
 }
+
+// -----
+
+// Padding inside the depthwise kernel: hlo-to-linalg's mlc.pad says the input is %x zero
+// padded by [1, 1] at the top/left; the kernel reads %x itself and the padded buffer's
+// writers (the fill and the interior copy) are erased. Output rows one at a time: on a row
+// inside the source vertically, the columns whose windows stay inside run as 6-pixel tiles
+// (here [1, 7): one tile), the others (the row's edges, rows 0 and 7) one pixel at a time,
+// over the taps inside the source only: [max(ceil(-origin / d), 0), min(ceil((8 - origin) / d), 3)).
+// (8 channels: one masked chunk of 8 lanes, a tile of 6 pixels x 1 vector.)
+// CHECK-LABEL: func @depthwise_padded
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: linalg.copy
+// CHECK: memref.extract_strided_metadata %arg0
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c16 step %c1
+// CHECK: %[[A:.*]] = arith.select {{.*}}, %c1{{.*}}, %c0
+// CHECK: %[[E:.*]] = arith.select {{.*}}, %c7{{.*}}, %c0
+// CHECK: scf.for {{.*}} = %[[A]] to %[[E]] step %c6
+// CHECK: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: vector.maskedstore {{.*}} {mlc.direct_conv}
+// CHECK: scf.for {{.*}} = %c0{{.*}} to %[[A]] step %c1
+// CHECK: arith.ceildivsi
+// CHECK: arith.maxsi
+// CHECK: arith.ceildivsi
+// CHECK: arith.minsi {{.*}}, %c3
+// CHECK: scf.for %{{.*}} = %[[HLO:.*]] to %[[HHI:.*]] step %c1{{.*}} iter_args({{.*}}) -> (vector<8xf32>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1{{.*}} iter_args({{.*}}) -> (vector<8xf32>)
+// CHECK: scf.for {{.*}} = %[[E]] to %c8{{.*}} step %c1
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc
+func.func @depthwise_padded(%x: memref<2x8x8x8xf32>, %w: memref<3x3x8xf32>, %o: memref<2x8x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x10x10x8xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<2x10x10x8xf32>)
+  %interior = memref.subview %p[0, 1, 1, 0] [2, 8, 8, 8] [1, 1, 1, 1] : memref<2x10x10x8xf32> to memref<2x8x8x8xf32, strided<[800, 80, 8, 1], offset: 88>>
+  linalg.copy ins(%x : memref<2x8x8x8xf32>) outs(%interior : memref<2x8x8x8xf32, strided<[800, 80, 8, 1], offset: 88>>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, mlc.zero_init, mlc.pad = array<i64: 1, 1>}
+    ins(%p, %w : memref<2x10x10x8xf32>, memref<3x3x8xf32>) outs(%o : memref<2x8x8x8xf32>)
+  memref.dealloc %p : memref<2x10x10x8xf32>
+  return
+}
+
+// -----
+
+// The elementwise consumer of a convolution's output (a batch norm's scale and shift per
+// channel, then ReLU) is applied to each register tile before the store, which goes to the
+// consumer's output: the conv's own buffer is never written, the generic is erased.
+// CHECK-LABEL: func @pointwise_epilogue
+// CHECK-NOT: linalg.generic
+// CHECK: iter_args({{.*}}) -> (vector<8xf32>,
+// CHECK: vector.load %{{.*}} : memref<16xf32, strided<[1], offset: ?>>, vector<8xf32>
+// CHECK: arith.mulf %{{.*}} : vector<8xf32>
+// CHECK: arith.addf %{{.*}} : vector<8xf32>
+// CHECK: arith.maximumf %{{.*}} : vector<8xf32>
+// CHECK: vector.store {{.*}} {mlc.direct_conv} : memref<{{.*}}>, vector<8xf32>
+// CHECK-NOT: linalg.generic
+func.func @pointwise_epilogue(%x: memref<1x6x6x8xf32>, %w: memref<1x1x8x16xf32>, %s: memref<16xf32>,
+                             %t: memref<16xf32>, %out: memref<1x6x6x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x6x6x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x6x6x16xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x6x6x8xf32>, memref<1x1x8x16xf32>) outs(%c : memref<1x6x6x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %s, %t : memref<1x6x6x16xf32>, memref<16xf32>, memref<16xf32>) outs(%out : memref<1x6x6x16xf32>) {
+  ^bb0(%in: f32, %scale: f32, %shift: f32, %o: f32):
+    %0 = arith.mulf %in, %scale : f32
+    %1 = arith.addf %0, %shift : f32
+    %2 = arith.maximumf %1, %zero : f32
+    linalg.yield %2 : f32
+  }
+  memref.dealloc %c : memref<1x6x6x16xf32>
+  return
+}
+
+// -----
+
+// The consumer writes a temporary whose view (of the scratch buffer) is made after the conv:
+// that view moves before the conv, where the kernel writes through it.
+// CHECK-LABEL: func @epilogue_into_temporary
+// CHECK: %[[T:.*]] = memref.view %arg3[%{{.*}}][] : memref<4096xi8> to memref<1x4x4x16xf32>
+// CHECK: memref.extract_strided_metadata %[[T]]
+// CHECK: arith.maximumf %{{.*}} : vector<8xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.copy ins(%[[T]]
+func.func @epilogue_into_temporary(%x: memref<1x4x4x8xf32>, %w: memref<1x1x8x16xf32>, %out: memref<1x4x4x16xf32>,
+                                  %scratch: memref<4096xi8>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %c = memref.view %scratch[%c0][] : memref<4096xi8> to memref<1x4x4x16xf32>
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, mlc.zero_init}
+    ins(%x, %w : memref<1x4x4x8xf32>, memref<1x1x8x16xf32>) outs(%c : memref<1x4x4x16xf32>)
+  %t = memref.view %scratch[%c1024][] : memref<4096xi8> to memref<1x4x4x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<1x4x4x16xf32>) outs(%t : memref<1x4x4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  linalg.copy ins(%t : memref<1x4x4x16xf32>) outs(%out : memref<1x4x4x16xf32>)
+  return
+}
+
+// -----
+
+// The consumer's output takes the bytes of the conv's input (a scratch buffer reused once the
+// conv has read it), so the kernel may not write it while the input is being read: the
+// epilogue goes into the conv's own buffer %c instead, and the later reader of %t reads %c.
+// CHECK-LABEL: func @epilogue_redirected
+// CHECK: %[[C:.*]] = memref.view %arg3[%c4096{{.*}}][] : memref<8192xi8> to memref<1x4x4x16xf32>
+// CHECK: memref.extract_strided_metadata %[[C]]
+// CHECK: arith.maximumf %{{.*}} : vector<8xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.copy ins(%[[C]]
+func.func @epilogue_redirected(%x: memref<1x4x4x8xf32>, %w: memref<1x1x8x16xf32>, %out: memref<1x4x4x16xf32>,
+                              %scratch: memref<8192xi8>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %p = memref.view %scratch[%c0][] : memref<8192xi8> to memref<1x4x4x8xf32>
+  linalg.copy ins(%x : memref<1x4x4x8xf32>) outs(%p : memref<1x4x4x8xf32>)
+  %c = memref.view %scratch[%c4096][] : memref<8192xi8> to memref<1x4x4x16xf32>
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, mlc.zero_init}
+    ins(%p, %w : memref<1x4x4x8xf32>, memref<1x1x8x16xf32>) outs(%c : memref<1x4x4x16xf32>)
+  %t = memref.view %scratch[%c0][] : memref<8192xi8> to memref<1x4x4x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<1x4x4x16xf32>) outs(%t : memref<1x4x4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  linalg.copy ins(%t : memref<1x4x4x16xf32>) outs(%out : memref<1x4x4x16xf32>)
+  return
+}

@@ -87,13 +87,14 @@ func.func @direct_wide_unit_stride(%x: tensor<4x14x14x128xf32>, %w: tensor<3x3x1
 
 // Depthwise (feature_group_count = channels, one input channel per group): the kernel's
 // unit input-feature dim is collapsed away and one named depthwise convolution runs on the
-// padded input, marked mlc.zero_init (its init is the zero fill: the kernel overwrites).
+// padded input, marked mlc.zero_init (its init is the zero fill: the kernel overwrites) and
+// mlc.pad (the low padding [top, left]: mlc-direct-conv reads the unpadded source in place).
 // CHECK-LABEL: func @depthwise
 // CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 1, 0] [3, 17, 17, 5] [1, 1, 1, 1]
 // CHECK: %[[PAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 18, 0] [3, 19, 1, 5] [1, 1, 1, 1]
 // CHECK: %[[W:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<3x3x1x5xf32> into tensor<3x3x5xf32>
 // CHECK: %[[INIT:.*]] = linalg.fill
-// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, mlc.zero_init, strides = dense<2> : tensor<2xi64>} ins(%[[PAD]], %[[W]] : tensor<3x19x19x5xf32>, tensor<3x3x5xf32>) outs(%[[INIT]] : tensor<3x9x9x5xf32>)
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, mlc.pad = array<i64: 1, 1>, mlc.zero_init, strides = dense<2> : tensor<2xi64>} ins(%[[PAD]], %[[W]] : tensor<3x19x19x5xf32>, tensor<3x3x5xf32>) outs(%[[INIT]] : tensor<3x9x9x5xf32>)
 // CHECK-NOT: linalg.generic
 func.func @depthwise(%x: tensor<3x17x17x5xf32>, %w: tensor<3x3x1x5xf32>) -> tensor<3x9x9x5xf32> {
   %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = array<i64: 1, 2>, kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = array<i64: 0, 1>, output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = array<i64: 1, 2>, window_strides = array<i64: 2, 2>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, feature_group_count = 5 : i64, batch_group_count = 1 : i64} : (tensor<3x17x17x5xf32>, tensor<3x3x1x5xf32>) -> tensor<3x9x9x5xf32>

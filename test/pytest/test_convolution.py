@@ -239,3 +239,155 @@ def test_depthwise_convolution(case, dtype, rng):
 @pytest.mark.parametrize("case", [DEPTHWISE_CASES[i] for i in (1, 4)], ids=["masks", "dilation"])
 def test_depthwise_convolution_both_vector_widths_nchw(case, vector_bits, rng):
     _check_depthwise(case, np.float32, rng, layout="nchw")
+
+
+# --- epilogues and padding inside the kernels (direct_conv.match_epilogue, padded_source) ----
+# A convolution's elementwise consumer (batch norm, ReLU6, a residual add) is applied to the
+# register tiles before they are stored; a depthwise conv reads its unpadded input in place
+# (edge pixels masked). Each case runs the same function through mlc.jit and against numpy;
+# the last field says what mlc-direct-conv alone, on the buffers stage, must leave: no
+# elementwise kernel (the epilogue fused) and/or no copy or fill (the padded copy gone).
+EPILOGUE_CASES = [
+    # batch, (h, w), ci, (kh, kw), co (None: depthwise), strides, padding, rhs dilation,
+    # (epilogue fused, padded copy gone)
+    (3, (17, 13), 17, (3, 3), None, (1, 1), "SAME", (1, 1), (True, True)),  # odd sizes, masked channels
+    (1, (17, 17), 40, (3, 3), None, (2, 2), "SAME", (1, 1), (True, True)),  # stride 2
+    (2, (9, 11), 24, (5, 3), None, (2, 1), ((2, 1), (0, 2)), (2, 1), (True, True)),  # explicit, dilation
+    (2, (7, 7), 8, (3, 3), None, (1, 1), "VALID", (1, 1), (True, True)),     # no padding
+    (1, (2, 2), 3, (3, 3), None, (1, 1), "SAME", (1, 1), (True, True)),      # every tile an edge
+    (3, (9, 9), 17, (1, 1), 33, (1, 1), "SAME", (1, 1), (True, True)),      # pointwise, 33 channels
+    (2, (11, 7), 5, (3, 3), 16, (2, 2), "SAME", (1, 1), (True, False)),     # dense 3x3: padded copy kept
+    (1, (9, 9), 64, (3, 3), 20, (1, 1), "SAME", (1, 1), (False, False)),    # K blocks: epilogue not fused
+]
+
+
+def _epilogue_case(case, dtype, rng):
+    import mlc
+    import mlc.lax as mlax
+    import mlc.numpy as mnp
+
+    batch, (h, w_), ci, (kh, kw), co, strides, padding, dil, _ = case
+    depthwise = co is None
+    co = ci if depthwise else co
+    x = random_array(rng, (batch, h, w_, ci), dtype)
+    w = random_array(rng, (kh, kw, 1 if depthwise else ci, co), dtype) / 3
+    s = random_array(rng, (co,), dtype) / 3
+    t = random_array(rng, (co,), dtype)
+    r = random_array(rng, _reference_epilogue(case, x, w, s, t, 0.0).shape, dtype)
+
+    def f(x, w, s, t, r):
+        y = mlax.conv_general_dilated(x, w, strides, padding, rhs_dilation=dil,
+                                      dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                      feature_group_count=ci if depthwise else 1)
+        return mnp.minimum(mnp.maximum(y * s + t, 0.0), 6.0) + r  # batch norm, ReLU6, a residual
+
+    fn = mlc.jit(f)
+    return fn, (x, w, s, t, r)
+
+
+def _reference_epilogue(case, x, w, s, t, r):
+    batch, (h, w_), ci, (kh, kw), co, strides, padding, dil, _ = case
+    depthwise = co is None
+    if isinstance(padding, str):
+        pads = []
+        for size, k, st, d in zip((h, w_), (kh, kw), strides, dil):
+            span = (k - 1) * d + 1
+            if padding == "VALID":
+                pads.append((0, 0))
+            else:
+                out = -(-size // st)
+                total = max((out - 1) * st + span - size, 0)
+                pads.append((total // 2, total - total // 2))
+    else:
+        pads = list(padding)
+    to_nchw, to_oihw = (0, 3, 1, 2), (3, 2, 0, 1)
+    y = np.moveaxis(reference_conv(x.transpose(to_nchw).astype(np.float64), w.transpose(to_oihw).astype(np.float64),
+                                   strides, pads, (1, 1), dil, ci if depthwise else 1, 1), 1, -1)
+    y = np.minimum(np.maximum(y * s.astype(np.float64) + t.astype(np.float64), 0.0), 6.0)
+    return y + np.asarray(r, np.float64)
+
+
+EPILOGUE_TOLERANCE = {np.dtype(np.float16): 2e-2, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
+
+
+def _check_epilogue(case, dtype, rng):
+    fn, args = _epilogue_case(case, dtype, rng)
+    got = np.asarray(fn(*args))
+    want = _reference_epilogue(case, *args)
+    assert got.shape == want.shape and got.dtype == np.dtype(dtype)
+    scale = max(1.0, float(np.abs(want).max()))
+    err = float(np.abs(got.astype(np.float64) - want).max())
+    assert err <= EPILOGUE_TOLERANCE[np.dtype(dtype)] * scale, err
+    return fn, args
+
+
+@pytest.mark.parametrize("case", EPILOGUE_CASES, ids=[str(i) for i in range(len(EPILOGUE_CASES))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_convolution_epilogue_and_padding(case, dtype, rng):
+    _check_epilogue(case, dtype, rng)
+
+
+@pytest.mark.parametrize("case", [EPILOGUE_CASES[i] for i in (0, 2, 4, 5)], ids=["same", "explicit", "tiny", "pw"])
+def test_convolution_epilogue_both_vector_widths(case, vector_bits, rng):
+    _check_epilogue(case, np.float32, rng)
+
+
+@pytest.mark.parametrize("case", EPILOGUE_CASES, ids=[str(i) for i in range(len(EPILOGUE_CASES))])
+def test_convolution_epilogue_fused_in_kernel(case, rng):
+    """After mlc-direct-conv alone, on the buffers stage: no elementwise kernel left when the
+    rule fuses it (the bias/ReLU6 applied to the tiles), and for a padded depthwise conv no
+    copy or fill left (the kernel reads the unpadded input)."""
+    from mlir import ir
+
+    from mlc.codegen.direct_conv import DirectConv
+    from mlc.compiler import run_passes
+    from mlc.context import make_context
+
+    fn, args = _epilogue_case(case, np.float32, rng)
+    buffers = fn.lower(*args).as_text("buffers")
+    with make_context():
+        module = ir.Module.parse(buffers)
+        run_passes(module, [DirectConv(register_bits=256, threads=2)])
+        text = str(module)
+    assert "linalg.conv" not in text and "linalg.depthwise" not in text
+    fused, unpadded = case[-1]
+    assert text.count("linalg.generic") == (0 if fused else 1), text
+    if unpadded:
+        assert "linalg.copy" not in text and "memref.copy" not in text and "linalg.fill" not in text, text
+
+
+@pytest.mark.parametrize("pool", [False, True], ids=["block", "pooled"])
+@pytest.mark.parametrize("batch", [1, 3])
+def test_depthwise_separable_chain(batch, pool, rng):
+    """MobileNet's block (depthwise 3x3 + batch norm + ReLU6, pointwise + batch norm + ReLU) at
+    odd sizes: the depthwise epilogue's output is a temporary that the scratch allocator put
+    on the padded input's bytes, so the kernel writes it into the conv's own buffer instead
+    and the pointwise conv reads that (direct_conv._redirect_ok). Pooled: the pointwise
+    epilogue's output is a temporary too, whose view is made after the conv (moved before it)."""
+    import mlc
+    import mlc.lax as mlax
+    import mlc.numpy as mnp
+
+    dn = ("NHWC", "HWIO", "NHWC")
+    x = random_array(rng, (batch, 13, 11, 24), np.float32)
+    wd = random_array(rng, (3, 3, 1, 24), np.float32) / 9
+    s1, t1 = random_array(rng, (24,), np.float32) / 3, random_array(rng, (24,), np.float32)
+    wp = random_array(rng, (1, 1, 24, 40), np.float32) / 15
+    s2, t2 = random_array(rng, (40,), np.float32) / 3, random_array(rng, (40,), np.float32)
+
+    def f(x, wd, s1, t1, wp, s2, t2):
+        h = mlax.conv_general_dilated(x, wd, (1, 1), "SAME", dimension_numbers=dn, feature_group_count=24)
+        h = mnp.minimum(mnp.maximum(h * s1 + t1, 0.0), 6.0)
+        y = mlax.conv_general_dilated(h, wp, (1, 1), "SAME", dimension_numbers=dn)
+        y = mnp.maximum(y * s2 + t2, 0.0)
+        return mnp.sum(y, axis=(1, 2)) if pool else y
+
+    got = np.asarray(mlc.jit(f)(x, wd, s1, t1, wp, s2, t2))
+    f64 = lambda a: a.astype(np.float64)  # noqa: E731
+    h = np.moveaxis(reference_conv(f64(x).transpose(0, 3, 1, 2), f64(wd).transpose(3, 2, 0, 1), (1, 1),
+                                   [(1, 1), (1, 1)], (1, 1), (1, 1), 24, 1), 1, -1)
+    h = np.minimum(np.maximum(h * s1 + t1, 0.0), 6.0)
+    want = np.maximum((h.reshape(-1, 24) @ f64(wp).reshape(24, 40)).reshape(h.shape[:3] + (40,)) * s2 + t2, 0.0)
+    if pool:
+        want = want.sum(axis=(1, 2))
+    assert float(np.abs(got - want).max()) <= 1e-5 * max(1.0, float(np.abs(want).max()))

@@ -39,6 +39,33 @@ chunk of channels uses masked loads and stores. No packing (the weights are KH*K
 Both kernels overwrite the output when it starts as zeros (a zero fill right before, or
 hlo-to-linalg's `mlc.zero_init` mark: row fusion may have moved the fill into another
 loop), else they add to it, as the named ops do.
+
+Epilogue (`match_epilogue`): when the conv's next kernel is an elementwise linalg.generic
+(or a row-fusion loop holding only one) that reads the conv's output at the same index and
+otherwise only per-channel vectors, same-shaped buffers (a residual) and scalars, with an
+arith/math body (batch norm, bias, ReLU, ReLU6, ...), the kernel applies that body to each
+register tile before storing it, into the generic's output, and the generic is erased: the
+conv's output never goes to memory and back. Taken when the tile holds the finished sum:
+every depthwise tile, and dense convs whose depth fits one K block (KH*KW*Ci <= KC); a
+K-blocked dense conv adds into its output block by block and keeps the generic. The
+generic's output must not share bytes with what the kernel reads (the input, or the
+unpadded source when it pads, and the weights): it is written while they are read. When it
+does (the scratch allocator gives a temporary the input's bytes once the conv has read
+them), the kernel writes into the conv's own buffer and later readers of the generic's
+output read that one, if no other temporary takes those bytes later; else no fusion.
+Views of the generic's buffers made between the conv and it move before the conv.
+
+Padding inside the depthwise kernel (`padded_source`, hlo-to-linalg's `mlc.pad` mark): the
+kernel reads the unpadded source in place and the padded copy (the interior copy and the
+border fills, which only wrote that temporary) is erased. It then walks output rows: on a
+row whose windows lie inside the source vertically, the columns whose windows lie inside
+horizontally run as plain MR-pixel tiles; every other pixel (the row's left and right
+edges, rows in the top or bottom padding, a last partial tile) runs alone, its tap loops
+bounded to the taps inside the source (from its window origin: no per-tap test, no masked
+load; a tap in the padding adds zero, so it is skipped). Dense convolutions keep the padded copy: they are
+compute-bound (KH*KW*Co multiply-adds per input element against the depthwise KH*KW), so
+the copy is a small share of their time, while the depthwise kernel reads each input
+element about as often as the copy does.
 """
 
 from __future__ import annotations
@@ -49,7 +76,7 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
 from ..transforms.pass_base import Pass
-from .blas import _zero_fill_before, compute_type
+from .blas import _block_ops, _zero_fill_before, compute_type
 from .loops import forall
 from .packed_gemm import (Blocking, Operand, _convert, _for, _index, _mul_add, _narrow, _pack,
                           _update_c, _zero, blocking)
@@ -226,8 +253,11 @@ def _pixel_bases(m0, s: ConvShape, lay: _Layout, mr: int) -> list[ir.Value]:
     return bases
 
 
-def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads: int, overwrite: bool) -> None:
-    """At the current insertion point: the direct convolution of `op`'s operands."""
+def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads: int, overwrite: bool,
+                     epilogue: Epilogue | None = None) -> bool:
+    """At the current insertion point: the direct convolution of `op`'s operands; with
+    `epilogue` (the output starting as zeros), applied to each tile when the whole sum stays
+    in registers (small depth). Returns whether the epilogue was applied."""
     xb, wb, ob = (op.operands[i] for i in range(3))
     et = ir.MemRefType(ob.type).element_type
     compute = compute_type(et)
@@ -266,6 +296,11 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
     row_bytes = (panels * bl.nr + (kc if k_blocked else k)) * compute.width // 8
     tiles = BLOCK_TILES or max(1, BLOCK_BYTES // row_bytes // bl.mr)
     mc = min(tiles * bl.mr, chunk)
+    if k_blocked or not overwrite:
+        epilogue = None
+    emitter = _EpilogueEmitter(epilogue, bl.lanes) if epilogue is not None else None
+    vt_el = ir.VectorType.get([bl.lanes], et)
+    mask_t = ir.VectorType.get([bl.lanes], ir.IntegerType.get_signless(1))
 
     def tap_offset(tap):
         """The input offset of a tap's run from the window start."""
@@ -293,7 +328,10 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
                     w_at = arith.addi(w_panel, arith.muli(tap, _index(run * bl.nr)))
                     scf.YieldOp(_tile_kernel(x, wp, bases, tap_offset(tap), w_at, _index(0), _index(run), unroll,
                                              bl, compute, list(loop_tap.inner_iter_args)))
-                _update_c(c_view, list(loop_tap.results), m0, col, bl, s.pixels, s.co, overwrite, et)
+                if emitter is None:
+                    _update_c(c_view, list(loop_tap.results), m0, col, bl, s.pixels, s.co, overwrite, et)
+                else:
+                    _store_tile(emitter, list(loop_tap.results), m0, col, bl, s, vt_el, mask_t)
                 scf.YieldOp([])
             scf.YieldOp([])
 
@@ -347,6 +385,33 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
     else:
         body(None)
     memref.dealloc(wp)
+    if emitter is not None:
+        emitter.finish()
+    return emitter is not None
+
+
+def _store_tile(emitter, accs, m0, col, bl: Blocking, s: ConvShape, vt_el, mask_t) -> None:
+    """The dense kernel's tile through the epilogue: pixel m0 + r, channels col + v*lanes
+    (rows past the last pixel skipped, channels past Co masked)."""
+    regs = bl.nr // bl.lanes
+    masks = [None] * regs
+    if s.co % bl.nr:
+        masks = [vector.create_mask(mask_t, [arith.subi(_index(s.co), arith.addi(col, _index(v * bl.lanes)))])
+                 for v in range(regs)]
+    c_ats = [arith.addi(col, _index(v * bl.lanes)) if v else col for v in range(regs)]
+    channels = [emitter.channel_vectors(c_ats[v], masks[v]) for v in range(regs)]
+    for r in range(bl.mr):
+        m = arith.addi(m0, _index(r)) if r else m0
+        guard = None
+        if s.pixels % bl.mr:
+            guard = scf.IfOp(arith.cmpi(arith.CmpIPredicate.slt, m, _index(s.pixels)))
+            ip = ir.InsertionPoint(guard.then_block)
+            ip.__enter__()
+        for v in range(regs):
+            emitter.store(_narrow(accs[r * regs + v], vt_el), m, c_ats[v], masks[v], channels[v], s)
+        if guard is not None:
+            scf.YieldOp([])
+            ip.__exit__(None, None, None)
 
 
 # --- depthwise: linalg.depthwise_conv_2d_nhwc_hwc (channel multiplier 1) --------------------
@@ -381,23 +446,33 @@ def _masked_load(vt, base, at, mask):
     return vector.maskedload(vt, base, [at], mask, _zero(vt))
 
 
-def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite: bool) -> None:
+def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite: bool,
+                   epilogue: Epilogue | None = None, source: ir.Value | None = None,
+                   pad: tuple[int, int] | None = None) -> bool:
     """At the current insertion point: O[m, c] (+)= sum over taps of X[base(m) + tap + c] *
     W[tap, c], vectorized over channels: register tiles of MR pixels x NR channels (the GEMM's
     tile shape), each tap one vector load of W shared by the MR pixels' loads of X. The last
-    channel chunk is masked when NR does not divide the channels."""
+    channel chunk is masked when NR does not divide the channels.
+
+    With `source` and `pad` (lo_h, lo_w), the op's input is `source` zero padded (its shape s.h x
+    s.w): the kernel reads the source in place. A tile whose MR windows all lie inside it is
+    the plain tile; any other reads each tap with a mask that is all false where the tap falls
+    in the padding (zeros, no memory access), its address clamped to the buffer."""
     xb, wb, ob = (op.operands[i] for i in range(3))
+    if source is not None:
+        xb = source
     et = ir.MemRefType(ob.type).element_type
     compute = compute_type(et)
     bl = blocking(compute, register_bits)
     regs = bl.nr // bl.lanes
-    xs, ws, os_ = (_static_strides(op.operands[i]) for i in range(3))
+    xs, ws, os_ = (_static_strides(v) for v in (xb, wb, ob))
     lay = _Layout(xs, [], os_, False)
     x, w, o = _flat(xb), _flat(wb), _flat(ob)
     vt_el = ir.VectorType.get([bl.lanes], et)
     vt = ir.VectorType.get([bl.lanes], compute)
     mask_t = ir.VectorType.get([bl.lanes], ir.IntegerType.get_signless(1))
     tail = s.ci % bl.nr  # channels in the last chunk (0: whole)
+    emitter = _EpilogueEmitter(epilogue, bl.lanes) if epilogue is not None and overwrite else None
 
     from .parallel import MIN_PARALLEL_ITERATIONS  # parallel.py imports blas, which this module imports
 
@@ -407,22 +482,33 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
     chunk = -(-units // max(1, min(threads, units))) * bl.mr
     parts = -(-s.pixels // chunk)
     dh, dw = s.dilations
-    plane = s.oh * s.ow
+    sh, sw = s.strides
 
-    def out_offset(m):
-        b = arith.divui(m, _index(plane))
-        rest = arith.remui(m, _index(plane))
-        oh, ow = arith.divui(rest, _index(s.ow)), arith.remui(rest, _index(s.ow))
-        return arith.addi(arith.muli(b, _index(os_[0])),
-                          arith.addi(arith.muli(oh, _index(os_[1])), arith.muli(ow, _index(os_[2]))))
+    def tile_sum(c0, masks, bases, corner=None):
+        """One tile's sums over the taps: `bases` the flat offsets of its pixels' window
+        origins (all inside the input); or one pixel's `corner` (batch offset, row, column of
+        its window origin, negative in the padding), whose tap loops then run over the taps
+        inside the source only (bounds from the corner: no per-tap test, no masked load)."""
+        regs = len(masks)
+        pixels = len(bases) if bases is not None else 1
+        if corner is None:
+            h_lo, h_hi, w_lo, w_hi = _index(0), _index(s.kh), _index(0), _index(s.kw)
+        else:
+            nb, ih0, iw0 = corner
 
-    def tile(m0, c0, masks):
-        regs = len(masks)  # vectors per pixel in this chunk (the tail may need fewer)
-        bases = [arith.addi(b, c0) for b in _pixel_bases(m0, s, lay, bl.mr)]
-        loop_h = _for(0, s.kh, 1, [_zero(vt) for _ in range(bl.mr * regs)])
+            def taps(origin, extent, k, d):
+                """[lo, hi): the taps t with 0 <= origin + t*d < extent, clamped to [0, k]."""
+                lo = arith.maxsi(arith.ceildivsi(arith.subi(_index(0), origin), _index(d)), _index(0))
+                hi = arith.minsi(arith.ceildivsi(arith.subi(_index(extent), origin), _index(d)), _index(k))
+                return arith.minsi(lo, _index(k)), arith.maxsi(hi, _index(0))
+
+            h_lo, h_hi = taps(ih0, s.h, s.kh, dh)
+            w_lo, w_hi = taps(iw0, s.w, s.kw, dw)
+            bases = [arith.addi(nb, arith.addi(arith.muli(ih0, _index(xs[1])), arith.muli(iw0, _index(xs[2]))))]
+        loop_h = _for(h_lo, h_hi, 1, [_zero(vt) for _ in range(pixels * regs)])
         with ir.InsertionPoint(loop_h.body):
             i = loop_h.induction_variable
-            loop_w = _for(0, s.kw, 1, list(loop_h.inner_iter_args))
+            loop_w = _for(w_lo, w_hi, 1, list(loop_h.inner_iter_args))
             with ir.InsertionPoint(loop_w.body):
                 j = loop_w.induction_variable
                 acc = list(loop_w.inner_iter_args)
@@ -430,7 +516,7 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
                 w_at = arith.addi(arith.addi(arith.muli(i, _index(ws[0])), arith.muli(j, _index(ws[1]))), c0)
                 wv = [_convert(_masked_load(vt_el, w, arith.addi(w_at, _index(v * bl.lanes)) if v else w_at,
                                             masks[v]), vt) for v in range(regs)]
-                for r in range(bl.mr):
+                for r in range(pixels):
                     at = arith.addi(bases[r], x_tap)
                     for v in range(regs):
                         xv = _convert(_masked_load(vt_el, x, arith.addi(at, _index(v * bl.lanes)) if v else at,
@@ -438,29 +524,65 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
                         acc[r * regs + v] = _mul_add(xv, wv[v], acc[r * regs + v])
                 scf.YieldOp(acc)
             scf.YieldOp(list(loop_w.results))
-        accs = list(loop_h.results)
-        for r in range(bl.mr):
-            m = arith.addi(m0, _index(r)) if r else m0
+        return list(loop_h.results)
+
+    def store(accs, pixels, c0, masks, guards=None):
+        """Tile sums to the output (or through the epilogue): pixels as (n, oh, ow) index
+        values, or as flat output pixels m; a pixel whose guard is false is skipped."""
+        regs = len(masks)
+        if emitter is not None:
+            c_ats = [arith.addi(c0, _index(v * bl.lanes)) if v else c0 for v in range(regs)]
+            channels = [emitter.channel_vectors(c_ats[v], masks[v]) for v in range(regs)]
+        for r, pixel in enumerate(pixels):
             guard = None
-            if s.pixels % bl.mr:
-                guard = scf.IfOp(arith.cmpi(arith.CmpIPredicate.slt, m, _index(s.pixels)))
+            if guards is not None and guards[r] is not None:
+                guard = scf.IfOp(guards[r])
                 ip = ir.InsertionPoint(guard.then_block)
                 ip.__enter__()
-            at = arith.addi(out_offset(m), c0)
-            for v in range(regs):
-                a = arith.addi(at, _index(v * bl.lanes)) if v else at
-                value = accs[r * regs + v]
-                if not overwrite:
-                    value = arith.addf(_convert(_masked_load(vt_el, o, a, masks[v]), vt), value)
-                value = _narrow(value, vt_el)
-                if masks[v] is None:
-                    store = vector.store(value, o, [a])
-                else:
-                    store = vector.maskedstore(o, [a], masks[v], value)
-                store.attributes[MARK] = ir.UnitAttr.get()  # (a loop of one tile is folded away)
+            if emitter is not None:
+                for v in range(regs):
+                    emitter.store(_narrow(accs[r * regs + v], vt_el), pixel, c_ats[v], masks[v], channels[v], s)
+            else:
+                if not isinstance(pixel, tuple):
+                    pixel = _pixel_indices(pixel, s)
+                n_, oh_, ow_ = pixel
+                at = arith.addi(arith.addi(arith.muli(n_, _index(os_[0])), arith.muli(oh_, _index(os_[1]))),
+                                arith.addi(arith.muli(ow_, _index(os_[2])), c0))
+                for v in range(regs):
+                    a = arith.addi(at, _index(v * bl.lanes)) if v else at
+                    value = accs[r * regs + v]
+                    if not overwrite:
+                        value = arith.addf(_convert(_masked_load(vt_el, o, a, masks[v]), vt), value)
+                    value = _narrow(value, vt_el)
+                    if masks[v] is None:
+                        st = vector.store(value, o, [a])
+                    else:
+                        st = vector.maskedstore(o, [a], masks[v], value)
+                    st.attributes[MARK] = ir.UnitAttr.get()  # (a loop of one tile is folded away)
             if guard is not None:
                 scf.YieldOp([])
                 ip.__exit__(None, None, None)
+
+    def channel_chunks(emit):
+        """emit(c0, masks) per chunk of NR channels, the last one masked."""
+        full = s.ci // bl.nr
+        if full:
+            loop_c = _for(0, full * bl.nr, bl.nr)
+            with ir.InsertionPoint(loop_c.body):
+                emit(loop_c.induction_variable, [None] * regs)
+                scf.YieldOp([])
+        if tail:
+            masks = [vector.create_mask(mask_t, [_index(min(bl.lanes, tail - v * bl.lanes))])
+                     for v in range(-(-tail // bl.lanes))]
+            emit(_index(full * bl.nr), masks)
+
+    def flat_tile(m0, c0, masks):
+        """MR consecutive output pixels (n, oh, ow flattened), no padding to check."""
+        accs = tile_sum(c0, masks, [arith.addi(b, c0) for b in _pixel_bases(m0, s, lay, bl.mr)])
+        ms = [arith.addi(m0, _index(r)) if r else m0 for r in range(bl.mr)]
+        guards = [arith.cmpi(arith.CmpIPredicate.slt, m, _index(s.pixels)) for m in ms] \
+            if s.pixels % bl.mr else None
+        store(accs, ms, c0, masks, guards)
 
     def body(t):
         lo = arith.muli(t, _index(chunk)) if t is not None else _index(0)
@@ -468,23 +590,664 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
         loop_m = _for(lo, hi, bl.mr)
         with ir.InsertionPoint(loop_m.body):
             m0 = loop_m.induction_variable
-            full = s.ci // bl.nr
-            if full:
-                loop_c = _for(0, full * bl.nr, bl.nr)
-                with ir.InsertionPoint(loop_c.body):
-                    tile(m0, loop_c.induction_variable, [None] * regs)
-                    scf.YieldOp([])
-            if tail:
-                c0 = _index(full * bl.nr)
-                masks = [vector.create_mask(mask_t, [_index(min(bl.lanes, tail - v * bl.lanes))])
-                         for v in range(-(-tail // bl.lanes))]
-                tile(m0, c0, masks)
+            channel_chunks(lambda c0, masks: flat_tile(m0, c0, masks))
             scf.YieldOp([])
+
+    if pad is not None:
+        # Padding in the kernel: output rows one by one. On a row whose windows stay inside
+        # the source vertically, the columns [ow_lo, ow_lo + MR*k) whose windows stay inside
+        # horizontally run as plain MR-pixel tiles; every other pixel of the row (the left and
+        # right edges, a row in the top or bottom padding, the last partial tile) runs alone,
+        # over the taps that fall inside the source.
+        oh_lo, ow_lo = -(-pad[0] // sh), -(-pad[1] // sw)
+        oh_hi = (s.h - 1 - (s.kh - 1) * dh + pad[0]) // sh
+        ow_hi = (s.w - 1 - (s.kw - 1) * dw + pad[1]) // sw
+        inner = max(0, min(ow_hi, s.ow - 1) - ow_lo + 1) // bl.mr * bl.mr
+        rows = s.n * s.oh
+        if s.pixels * s.ci * s.kh * s.kw < MIN_PARALLEL_ITERATIONS:
+            threads = 1
+        row_chunk = -(-rows // max(1, min(threads, rows)))
+        row_parts = -(-rows // row_chunk)
+
+        def corner(b, oh, ow, c0):
+            return (arith.addi(arith.muli(b, _index(xs[0])), c0),
+                    arith.subi(arith.muli(oh, _index(sh)), _index(pad[0])),
+                    arith.subi(arith.muli(ow, _index(sw)), _index(pad[1])))
+
+        def row_body(t):
+            lo = arith.muli(t, _index(row_chunk)) if t is not None else _index(0)
+            hi = arith.minsi(arith.addi(lo, _index(row_chunk)), _index(rows)) if t is not None else _index(rows)
+            loop_r = _for(lo, hi, 1)
+            with ir.InsertionPoint(loop_r.body):
+                row = loop_r.induction_variable
+                b, oh = arith.divui(row, _index(s.oh)), arith.remui(row, _index(s.oh))
+                inside = arith.andi(arith.cmpi(arith.CmpIPredicate.sge, oh, _index(oh_lo)),
+                                    arith.cmpi(arith.CmpIPredicate.sle, oh, _index(oh_hi)))
+                # The plain tiles' columns [a, e): empty on a row in the vertical padding.
+                a = arith.select(inside, _index(ow_lo), _index(0))
+                e = arith.select(inside, _index(ow_lo + inner), _index(0))
+
+                def plain(c0, masks):
+                    loop_t = _for(a, e, bl.mr)
+                    with ir.InsertionPoint(loop_t.body):
+                        ow0 = loop_t.induction_variable
+                        nb, ih, iw = corner(b, oh, ow0, c0)
+                        origin = arith.addi(nb, arith.addi(arith.muli(ih, _index(xs[1])),
+                                                           arith.muli(iw, _index(xs[2]))))
+                        bases = [arith.addi(origin, _index(r * sw * xs[2])) if r else origin for r in range(bl.mr)]
+                        owr = [arith.addi(ow0, _index(r)) if r else ow0 for r in range(bl.mr)]
+                        store(tile_sum(c0, masks, bases), [(b, oh, ow) for ow in owr], c0, masks)
+                        scf.YieldOp([])
+
+                def edge(lo_col, hi_col):
+                    def emit(c0, masks):
+                        loop_p = _for(lo_col, hi_col, 1)
+                        with ir.InsertionPoint(loop_p.body):
+                            ow = loop_p.induction_variable
+                            store(tile_sum(c0, masks, None, corner(b, oh, ow, c0)), [(b, oh, ow)], c0, masks)
+                            scf.YieldOp([])
+                    return emit
+
+                if inner:
+                    channel_chunks(plain)
+                channel_chunks(edge(_index(0), a))
+                channel_chunks(edge(e, _index(s.ow)))
+                scf.YieldOp([])
+
+        if row_parts > 1:
+            forall([row_parts], lambda ivs: row_body(ivs[0]))
+        else:
+            row_body(None)
+        if emitter is not None:
+            emitter.finish()
+        return emitter is not None
 
     if parts > 1:
         forall([parts], lambda ivs: body(ivs[0]))
     else:
         body(None)
+    if emitter is not None:
+        emitter.finish()
+    return emitter is not None
+
+
+# --- the elementwise epilogue, fused into the kernels' stores ------------------------------
+# After bufferization a convolution's consumer (batch norm, bias, ReLU/ReLU6, a residual add)
+# is a linalg.generic reading the whole conv output back from memory, sometimes inside a loop
+# mlc-row-fusion made. When that generic is the conv's next kernel and only reads the output
+# element by element, the kernel applies its body to each register tile before storing it
+# and writes the generic's output instead: the conv output never goes to memory.
+TAG_ROW_FUSION = "mlc.row_fusion"  # row_fusion.TAG (that module imports blas, as this one)
+_PURE = ("arith.constant", "memref.view", "memref.subview", "memref.cast", "memref.collapse_shape",
+         "memref.expand_shape", "memref.extract_strided_metadata", "memref.reinterpret_cast")
+# Measurement switch: False leaves every epilogue as its own kernel.
+FUSE_EPILOGUE = True
+
+
+@dataclass
+class Epilogue:
+    """A conv's elementwise consumer: per body argument (inputs) its kind and buffer: "acc"
+    (the conv's own value), "full" (same [n, oh, ow, co] index), "channel" (a [co] vector,
+    broadcast over pixels), "scalar" (rank 0); `out` the [n, oh, ow, co] buffer written."""
+
+    consumer: object
+    block: object
+    kinds: list
+    buffers: list
+    out: ir.Value
+    replace: ir.Value | None = None  # the generic's output, whose later uses read `out` instead
+
+
+def _op(x):
+    return x.operation if isinstance(x, ir.OpView) else x
+
+
+def _owner_op(value: ir.Value):
+    owner = value.owner
+    return _op(owner) if isinstance(owner, (ir.OpView, ir.Operation)) else None
+
+
+def _inside(op, ancestor) -> bool:
+    while op is not None:
+        if op == ancestor:
+            return True
+        op = op.parent
+        if op is not None and op.name == "builtin.module":
+            return False
+    return False
+
+
+def _static_sizes(op, name: str) -> list[int]:
+    return list(ir.DenseI64ArrayAttr(op.attributes[name]))
+
+
+def _map_kind(amap, shape: list[int], loops: list[int]) -> str | None:
+    """How a generic over `loops` ([n, oh, ow, co]) reads an operand of `shape`."""
+    results = list(amap.results)
+    if not results:
+        return "scalar"
+    dims = [e.position if isinstance(e, ir.AffineDimExpr) else None for e in results]
+    if dims == [0, 1, 2, 3] and shape == loops:
+        return "full"
+    if dims == [3] and shape == [loops[3]]:
+        return "channel"
+    return None
+
+
+def _body_ok(block, n_in: int) -> bool:
+    """Only arith/math ops without regions on the inputs and outer scalars; the output's old
+    value unused."""
+    if len(list(block.arguments[n_in].uses)):
+        return False
+    for op in block.operations:
+        name = op.operation.name
+        if name == "linalg.yield":
+            continue
+        if not (name.startswith("arith.") or name.startswith("math.")) or len(op.operation.regions):
+            return False
+        if any(isinstance(v.type, (ir.ShapedType, ir.IndexType)) for v in op.operation.operands):
+            return False
+    return True
+
+
+def _row_fused_generic(loop):
+    """The one linalg.generic in a row-fusion loop holding nothing else (views and index
+    arithmetic aside), with its operands' whole buffers: {subview value: source}."""
+    if TAG_ROW_FUSION not in loop.attributes or loop.name not in ("scf.forall", "scf.for") or len(loop.results):
+        return None
+    rows = ir.IntegerAttr(loop.attributes[TAG_ROW_FUSION]).value
+    kernels, slices, bad = [], {}, []
+
+    def visit(op):
+        name = op.name
+        if op == loop or name in ("scf.for", "scf.yield", "scf.forall.in_parallel") or name.startswith("arith.") \
+                or op.parent.name == "linalg.generic":  # (the generic's body: _body_ok checks it)
+            return ir.WalkResult.ADVANCE
+        if name == "memref.subview":
+            source = op.operands[0]
+            t = ir.MemRefType(source.type)
+            offsets, sizes, strides = (_static_sizes(op, k) for k in ("static_offsets", "static_sizes",
+                                                                       "static_strides"))
+            src_op = _owner_op(source)
+            if (t.has_static_shape and t.shape[0] == rows and offsets[1:] == [0] * (t.rank - 1)
+                    and offsets[0] < 0 and sizes == [1] + list(t.shape[1:]) and strides == [1] * t.rank
+                    and (src_op is None or not _inside(src_op, loop))):
+                slices[op.results[0]] = source
+            return ir.WalkResult.ADVANCE
+        if name == "linalg.generic":
+            kernels.append(op)
+            return ir.WalkResult.ADVANCE
+        bad.append(op)
+        return ir.WalkResult.ADVANCE
+
+    loop.walk(visit)
+    if bad or len(kernels) != 1:
+        return None
+    return kernels[0], slices
+
+
+def _view_range(value: ir.Value):
+    """(root buffer, byte range or None for all of it) of a view chain."""
+    byte_range = None
+    while True:
+        op = _owner_op(value)
+        if op is None or op.name not in ("memref.subview", "memref.cast", "memref.view", "memref.collapse_shape",
+                                         "memref.expand_shape", "memref.reinterpret_cast"):
+            return value, byte_range
+        if op.name == "memref.view" and byte_range is None:
+            offset = _owner_op(op.operands[1])
+            t = ir.MemRefType(value.type)
+            if offset is not None and offset.name == "arith.constant" and t.has_static_shape:
+                start = ir.IntegerAttr(offset.attributes["value"]).value
+                size = 1
+                for d in t.shape:
+                    size *= d
+                byte_range = (start, start + size * max(1, t.element_type.width // 8))
+        value = op.operands[0]
+
+
+def _may_alias(a: ir.Value, b: ir.Value) -> bool:
+    ra, ba = _view_range(a)
+    rb, bb = _view_range(b)
+    if ra != rb:
+        return False
+    return ba is None or bb is None or (ba[0] < bb[1] and bb[0] < ba[1])
+
+
+def _uses_only(value: ir.Value, allowed) -> bool:
+    """Every use of `value` is by an allowed op (or inside one), or by a view nothing uses."""
+    for use in value.uses:
+        user = _op(use.owner)
+        if any(_inside(user, a) for a in allowed):
+            continue
+        if user.name == "memref.dealloc" or (user.name in _PURE and all(not len(list(r.uses)) for r in user.results)):
+            continue
+        return False
+    return True
+
+
+def _scratch_view(value: ir.Value) -> bool:
+    op = _owner_op(value)
+    return op is not None and op.name == "memref.view" and _view_range(value)[1] is not None
+
+
+def _redirect_ok(conv, consumer, ob: ir.Value, out: ir.Value, ops: list) -> bool:
+    """Whether the kernel may write the epilogue into the conv's own buffer `ob` and later
+    readers of `out` read `ob`: both views of the scratch buffer with the same type, no other
+    view of ob's bytes used after the consumer, every use of `out` outside the consumer after it."""
+    if not (_scratch_view(ob) and _scratch_view(out)) or ob.type != out.type:
+        return False
+    after = ops[ops.index(consumer) + 1:]
+    for use in out.uses:
+        user = _op(use.owner)
+        if not (_inside(user, consumer) or any(_inside(user, a) for a in after)):
+            return False
+    root = _view_range(ob)[0]
+    function = conv.parent
+    while function is not None and function.name != "func.func":
+        function = function.parent
+    clash = []
+
+    def visit(op):
+        if op.name == "memref.view" and op.results[0] != ob and op.operands[0] == root \
+                and _may_alias(op.results[0], ob):
+            for use in op.results[0].uses:
+                user = _op(use.owner)
+                if any(_inside(user, a) for a in after):
+                    clash.append(op)
+        return ir.WalkResult.ADVANCE
+
+    if function is None:
+        return False
+    function.walk(visit)
+    return not clash
+
+
+def match_epilogue(conv, fills=(), reads=None) -> Epilogue | None:
+    """The elementwise consumer of `conv`'s output that its kernel can apply (module comment
+    above), or None. `reads`: the buffers the kernel reads (default the conv's input and
+    weights; the unpadded source instead of the input when the kernel pads)."""
+    if not FUSE_EPILOGUE:
+        return None
+    xb, wb, ob = (conv.operands[i] for i in range(3))
+    reads = list(reads) if reads is not None else [xb, wb]
+    loops = list(ir.MemRefType(ob.type).shape)
+    if len(loops) != 4:
+        return None
+    ops = _block_ops(conv)
+    consumer = None
+    for other in ops[ops.index(conv) + 1:]:
+        if other.name not in _PURE:
+            consumer = other
+            break
+    if consumer is None:
+        return None
+    slices = {}
+    if consumer.name == "linalg.generic":
+        generic = consumer
+    else:
+        found = _row_fused_generic(consumer)
+        if found is None:
+            return None
+        generic, slices = found
+    if len(generic.results):
+        return None
+    n_in, n_out = ir.DenseI32ArrayAttr(generic.attributes["operandSegmentSizes"])
+    iterators = [str(a) for a in generic.attributes["iterator_types"]]
+    if n_out != 1 or len(iterators) != 4 or any("parallel" not in it for it in iterators):
+        return None
+    maps = [ir.AffineMapAttr(a).value for a in generic.attributes["indexing_maps"]]
+    block = generic.regions[0].blocks[0]
+    if not _body_ok(block, n_in):
+        return None
+    sliced_loops = [1] + loops[1:] if slices else loops
+    kinds, buffers = [], []
+    for i in range(n_in + 1):
+        value = generic.operands[i]
+        t = value.type
+        if not isinstance(t, ir.MemRefType) or not t.has_static_shape:
+            return None
+        kind = _map_kind(maps[i], list(t.shape), sliced_loops)
+        if kind is None:
+            return None
+        if slices:
+            if kind == "full":
+                if value not in slices:
+                    return None
+                value = slices[value]
+            elif _owner_op(value) is not None and _inside(_owner_op(value), consumer):
+                return None
+        if kind == "full" and value == ob:
+            kind = "acc"
+        if i == n_in:
+            if kind != "full":
+                return None
+            out = value
+        else:
+            kinds.append(kind)
+            buffers.append(value)
+    if kinds.count("acc") != 1 or _static_strides(out) is None:
+        return None
+    # The body's value types are the buffers' (no bool-as-byte or other storage conversion).
+    yielded = list(block.operations)[-1].operands[0]
+    if yielded.type != ir.MemRefType(out.type).element_type or any(
+            block.arguments[i].type != ir.MemRefType(b.type).element_type for i, b in enumerate(buffers)):
+        return None
+    if any(k == "full" and (_static_strides(b) is None or _static_strides(b)[3] != 1) for k, b in zip(kinds, buffers)):
+        return None
+    if any(k == "channel" and _static_strides(b) != [1] for k, b in zip(kinds, buffers)):
+        return None
+    if _static_strides(out)[3] != 1:
+        return None
+    # Nothing else reads the conv's output (its zero fills aside).
+    if not _uses_only(ob, [conv, consumer, *fills]):
+        return None
+    root, _ = _view_range(ob)
+    if _owner_op(root) is None and not _scratch_view(ob):
+        return None  # a function argument: the caller reads the convolution itself
+    replace = None
+    if any(_may_alias(out, r) for r in reads) or any(
+            _may_alias(out, b) and not (k == "full" and _view_range(b) == _view_range(out))
+            for k, b in zip(kinds, buffers) if k != "acc"):
+        # The consumer's output takes the bytes the conv reads (the scratch buffer's reuse
+        # after the conv): write into the conv's own buffer instead, when it stays free.
+        if not _redirect_ok(conv, consumer, ob, out, ops):
+            return None
+        replace, out = out, ob
+    # The kernel is emitted where the conv is: views the consumer's buffers come from that
+    # were made between the two (pure ops) move before the conv.
+    ahead = ops[:ops.index(conv)]
+    for value in [out, *buffers]:
+        _hoist(value, conv, ahead)
+    return Epilogue(consumer, block, kinds, buffers, out, replace)
+
+
+def _hoist(value: ir.Value, conv, ahead: list) -> None:
+    """Moves the pure op defining `value` (and, first, those defining its operands) before
+    `conv` when it is in the conv's block after it."""
+    op = _owner_op(value)
+    if op is None or op in ahead or op.parent != conv.parent or op.name not in _PURE:
+        return
+    for operand in op.operands:
+        _hoist(operand, conv, ahead)
+    op.move_before(conv)
+    ahead.append(op)
+
+
+class _EpilogueEmitter:
+    """Applies an Epilogue to vectors of one pixel's channels and stores them."""
+
+    def __init__(self, ep: Epilogue, lanes: int):
+        self.ep, self.lanes = ep, lanes
+        self.out = _flat(ep.out)
+        self.out_strides = _static_strides(ep.out)
+        self.out_vt = ir.VectorType.get([lanes], ir.MemRefType(ep.out.type).element_type)
+        self.flat = [(_flat(b) if k in ("full", "channel") else b) for k, b in zip(ep.kinds, ep.buffers)]
+        self.strides = [(_static_strides(b) if k in ("full", "channel") else None)
+                        for k, b in zip(ep.kinds, ep.buffers)]
+
+    def channel_vectors(self, c_at, mask):
+        """Per channel operand: its vector at channel offset c_at (loaded once per tile)."""
+        result = {}
+        for i, (kind, flat) in enumerate(zip(self.ep.kinds, self.flat)):
+            if kind == "channel":
+                el = ir.MemRefType(self.ep.buffers[i].type).element_type
+                result[i] = _masked_load(ir.VectorType.get([self.lanes], el), flat, c_at, mask)
+            elif kind == "scalar":
+                el = ir.MemRefType(self.ep.buffers[i].type).element_type
+                result[i] = vector.broadcast(ir.VectorType.get([self.lanes], el), memref.load(self.ep.buffers[i], []))
+        return result
+
+    def store(self, value, pixel, c_at, mask, channels: dict, shape: "ConvShape"):
+        """Epilogue(value) stored at pixel (n, oh, ow) (index values), or at flat output pixel
+        m (an index value), channels [c_at, +lanes)."""
+        flat = not isinstance(pixel, tuple)
+        indices = None
+
+        def offset(strides):
+            nonlocal indices
+            if flat and strides[1] == shape.ow * strides[2] and strides[0] == shape.oh * strides[1]:
+                return arith.addi(arith.muli(pixel, _index(strides[2])), c_at)  # (n, oh, ow) one dim
+            if indices is None:
+                indices = _pixel_indices(pixel, shape) if flat else pixel
+            n, oh, ow = indices
+            return arith.addi(arith.addi(arith.muli(n, _index(strides[0])), arith.muli(oh, _index(strides[1]))),
+                              arith.addi(arith.muli(ow, _index(strides[2])), c_at))
+
+        args = []
+        for i, kind in enumerate(self.ep.kinds):
+            if kind == "acc":
+                args.append(value)
+            elif kind == "full":
+                el = ir.MemRefType(self.ep.buffers[i].type).element_type
+                args.append(_masked_load(ir.VectorType.get([self.lanes], el), self.flat[i], offset(self.strides[i]),
+                                         mask))
+            else:
+                args.append(channels[i])
+        result = _apply_body(self.ep.block, args, self.lanes)
+        at = offset(self.out_strides)
+        store = vector.store(result, self.out, [at]) if mask is None else \
+            vector.maskedstore(self.out, [at], mask, result)
+        store.attributes[MARK] = ir.UnitAttr.get()
+
+    def finish(self):
+        """Erase the consumer; later readers of its output read the kernel's."""
+        if self.ep.replace is not None:
+            consumer = self.ep.consumer
+            for use in list(self.ep.replace.uses):
+                if not _inside(_op(use.owner), consumer):
+                    _op(use.owner).operands[use.operand_number] = self.ep.out
+        self.ep.consumer.erase()
+
+
+def _apply_body(block, args: list, lanes: int) -> ir.Value:
+    """The generic's scalar body on vectors of `lanes` (arith/math ops rebuilt on vector types,
+    outer scalars broadcast)."""
+    mapped = {block.arguments[i]: v for i, v in enumerate(args)}
+    for op in block.operations:
+        op = op.operation
+        if op.name == "linalg.yield":
+            return mapped[op.operands[0]] if op.operands[0] in mapped else \
+                vector.broadcast(ir.VectorType.get([lanes], op.operands[0].type), op.operands[0])
+        if op.name == "arith.constant":
+            r = op.results[0]
+            vt = ir.VectorType.get([lanes], r.type)
+            mapped[r] = arith.constant(vt, ir.DenseElementsAttr.get_splat(vt, op.attributes["value"]))
+            continue
+        operands = []
+        for v in op.operands:
+            if v not in mapped:
+                mapped[v] = vector.broadcast(ir.VectorType.get([lanes], v.type), v)
+            operands.append(mapped[v])
+        attrs = op.attributes
+        new = ir.Operation.create(op.name, results=[ir.VectorType.get([lanes], r.type) for r in op.results],
+                                  operands=operands, attributes={a: attrs[a] for a in attrs})
+        for r, nr in zip(op.results, new.results):
+            mapped[r] = nr
+    raise ValueError("generic body without linalg.yield")
+
+
+def _pixel_indices(m, s: ConvShape):
+    """(n, oh, ow) of flat output pixel m."""
+    plane = s.oh * s.ow
+    b = arith.divui(m, _index(plane))
+    rest = arith.remui(m, _index(plane))
+    return b, arith.divui(rest, _index(s.ow)), arith.remui(rest, _index(s.ow))
+
+
+# --- padding inside the depthwise kernel ----------------------------------------------------
+# hlo-to-linalg marks a depthwise conv whose input it zero padded with PAD = [lo_h, lo_w]:
+# the input buffer is then the source copied into [lo_h : lo_h + H, lo_w : lo_w + W] of a
+# temporary whose borders are zeroed. The kernel reads the source itself instead (edge tiles
+# masked, emit_depthwise), and the copy and the border fills, which only wrote that temporary,
+# are erased.
+PAD = "mlc.pad"
+# Measurement switch: False keeps the padded copy.
+PAD_IN_KERNEL = True
+
+
+def _subview_parts(op):
+    return [_static_sizes(op, k) for k in ("static_offsets", "static_sizes", "static_strides")]
+
+
+_VIEW_OPS = ("memref.subview", "memref.cast", "memref.collapse_shape", "memref.expand_shape", "memref.reinterpret_cast")
+
+
+def _views_of(value: ir.Value, out: list) -> None:
+    """value and every view made from it (transitively)."""
+    out.append(value)
+    for use in value.uses:
+        user = _op(use.owner)
+        if user.name in _VIEW_OPS and use.operand_number == 0:
+            _views_of(user.results[0], out)
+
+
+def _row_slice_source(value: ir.Value):
+    """(source, row index value) when `value` is subview(source)[i, 0, ...][1, full...][1...]
+    (a row-fusion loop's slice), else (value, None)."""
+    op = _owner_op(value)
+    if op is None or op.name != "memref.subview":
+        return value, None
+    offsets, sizes, strides = _subview_parts(op)
+    t = ir.MemRefType(op.operands[0].type)
+    if (offsets[0] < 0 and offsets[1:] == [0] * (t.rank - 1) and sizes == [1] + list(t.shape[1:])
+            and strides == [1] * t.rank and len(op.operands) == 2):
+        return op.operands[0], op.operands[1]
+    return value, None
+
+
+def _writes(op) -> list:
+    """Buffers an op may write (conservative: every memref operand of an op we do not know)."""
+    name = op.name
+    if name in ("linalg.fill", "linalg.copy", "linalg.generic", "linalg.transpose", "linalg.map") or \
+            name.startswith("linalg."):
+        n = len(op.operands)
+        if "operandSegmentSizes" in op.attributes:
+            n_in = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
+            return list(op.operands)[n_in:]
+        return [op.operands[n - 1]]
+    if name == "memref.copy":
+        return [op.operands[1]]
+    if name in _PURE or name.startswith("arith.") or name.startswith("scf.") or name in (
+            "memref.load", "vector.load", "vector.maskedload", "vector.transfer_read", "memref.alloc",
+            "memref.alloca", "memref.dealloc"):
+        return []
+    return [v for v in op.operands if isinstance(v.type, ir.MemRefType)]
+
+
+def padded_source(conv):
+    """For a depthwise conv marked PAD: (source buffer, its writers to erase) when its input
+    is a temporary only the pad wrote and the conv reads, and the source is not overwritten
+    before the kernel runs; else None."""
+    if not PAD_IN_KERNEL or PAD not in conv.attributes:
+        return None
+    lo = list(ir.DenseI64ArrayAttr(conv.attributes[PAD]))
+    value = conv.operands[0]
+    # Through hlo-to-linalg's cut (a subview at the origin) to the padded buffer.
+    op = _owner_op(value)
+    while op is not None and op.name == "memref.subview" and _subview_parts(op)[0] == [0] * 4:
+        value = op.operands[0]
+        op = _owner_op(value)
+    padded = value
+    if op is None or op.name not in ("memref.view", "memref.alloc", "memref.alloca"):
+        return None
+    views = []
+    _views_of(padded, views)
+    writers, interior = [], None
+    for view in views:
+        for use in view.uses:
+            user = _op(use.owner)
+            if user == conv or user.name == "memref.dealloc" or (user.name in _VIEW_OPS and use.operand_number == 0):
+                continue
+            if user.name in ("linalg.fill", "linalg.copy", "memref.copy") and \
+                    use.operand_number == len(user.operands) - 1:
+                writers.append(user)
+                continue
+            return None  # another reader
+    # The interior copy: its target P[0, lo_h, lo_w, 0][n, H, W, c] (or a row of it).
+    for writer in writers:
+        if writer.name == "linalg.fill":
+            continue
+        target, row = _row_slice_source(writer.operands[1])
+        source, source_row = _row_slice_source(writer.operands[0])
+        if (row is None) != (source_row is None) or (row is not None and source_row != row):
+            continue
+        top = _owner_op(target)
+        if top is None or top.name != "memref.subview" or top.operands[0] != padded or \
+                list(ir.MemRefType(target.type).shape) != list(ir.MemRefType(source.type).shape):
+            continue
+        # The source as 4-D: unit dims dropped by the (rank-reducing) interior subview are
+        # collapsed in the source alike (upstream's unit-dim folding).
+        collapse = _owner_op(source)
+        if collapse is not None and collapse.name == "memref.collapse_shape":
+            source = collapse.operands[0]
+        offsets, sizes, strides = _subview_parts(top)
+        st = ir.MemRefType(source.type)
+        if offsets == [0, lo[0], lo[1], 0] and strides == [1] * 4 and st.has_static_shape and st.rank == 4 and \
+                sizes == list(st.shape) and st.element_type == ir.MemRefType(padded.type).element_type:
+            interior = (writer, source)
+    if interior is None:
+        return None
+    writer, source = interior
+    strides = _static_strides(source)
+    if strides is None or strides[3] != 1:
+        return None
+    # The source must keep its values until the kernel has run: nothing between the copy and
+    # the conv writes its bytes (a scratch buffer reused after the copy, its last reader).
+    ops = _block_ops(conv)
+    start = next((i for i, o in enumerate(ops) if _inside(writer, o)), None)
+    if start is None:
+        return None
+    for o in ops[start:ops.index(conv)]:
+        clash = []
+
+        def visit(inner):
+            if inner not in writers and any(_may_alias(v, source) for v in _writes(inner)):
+                clash.append(inner)
+            return ir.WalkResult.ADVANCE
+
+        o.walk(visit)
+        if clash:
+            return None
+    if _may_alias(conv.operands[2], source):
+        return None
+    return source, writers
+
+
+def _erase_writers(writers) -> None:
+    """Erases the pad's writers, then what only fed them: fills of private buffers (the
+    border slabs) that nothing else reads, and loops left with nothing to do."""
+    sources = [w.operands[0] for w in writers if w.name != "linalg.fill"]
+    loops = []
+    for w in writers:
+        parent = w.parent
+        while parent is not None and parent.name in ("scf.for", "scf.forall"):
+            if parent.name == "scf.forall" and parent not in loops:
+                loops.append(parent)
+            parent = parent.parent
+        w.erase()
+    for value in sources:
+        # The private buffer (or scratch view: one per temporary) the slab was copied from.
+        root = value
+        op = _owner_op(root)
+        while op is not None and op.name in _VIEW_OPS:
+            root = op.operands[0]
+            op = _owner_op(root)
+        if op is None or op.name not in ("memref.alloca", "memref.alloc", "memref.view"):
+            continue
+        views = []
+        _views_of(root, views)
+        users = [_op(u.owner) for v in views for u in v.uses]
+        if all(u.name in _PURE or (u.name == "linalg.fill" and u.operands[1] in views) or
+               u.name == "memref.dealloc" for u in users):
+            for u in users:
+                if u.name == "linalg.fill":
+                    u.erase()
+    for loop in loops:  # a loop is kept while anything in it has an effect (no nested foralls here)
+        effects = []
+        loop.walk(lambda o: (effects.append(o) if o != loop and _writes(o) else None, ir.WalkResult.ADVANCE)[1])
+        if not effects and not len(loop.results):
+            loop.erase()
 
 
 def _root(value: ir.Value) -> ir.Value:
@@ -539,7 +1302,10 @@ def _function_of(op):
 class DirectConv(Pass):
     """Lowers 2-D NHWC x HWIO convolutions (linalg.conv_2d_nhwc_hwcf) to a direct,
     register-tiled convolution: packed weights, no im2col buffer, both cores; and 2-D
-    depthwise ones (linalg.depthwise_conv_2d_nhwc_hwc) to vector code over channels.
+    depthwise ones (linalg.depthwise_conv_2d_nhwc_hwc) to vector code over channels. A
+    conv's elementwise consumer (batch norm, bias, ReLU6, a residual add) is applied to the
+    register tiles before they are stored, and erased; a depthwise conv marked mlc.pad reads
+    its unpadded source in place (edge pixels masked) and its padded copy is erased.
 
     Expects: the `buffers` stage (before linalg-generalize-named-ops). Produces: scf loops
     over vector FMAs (an scf.forall over output pixels when big enough); convolutions it
@@ -563,7 +1329,9 @@ class DirectConv(Pass):
             return
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
-        for op in found:
+        # Last first: a later conv drops its zero fill, which row fusion may have put in the
+        # loop holding an earlier conv's epilogue.
+        for op in reversed(found):
             zero_fill = _zero_fill_before(op)
             # Overwrite the output when it starts as zeros: a zero fill right before, or
             # hlo-to-linalg's mark (its fill may have moved into another loop since).
@@ -572,12 +1340,28 @@ class DirectConv(Pass):
                 function = _function_of(op)
                 if function is not None:
                     _drop_zero_fills(function.operation, op)
+            padded = padded_source(op) if op.name == DEPTHWISE else None
+            # What the kernel reads: the unpadded source when it pads (the padded buffer's
+            # bytes are then free for the epilogue's output), else the conv's input.
+            reads = [padded[0] if padded is not None else op.operands[0], op.operands[1]]
+            epilogue = match_epilogue(op, [zero_fill] if zero_fill is not None else [], reads) \
+                if overwrite else None
+            if padded is not None and epilogue is not None and _may_alias(epilogue.out, padded[0]):
+                padded = None
             with ir.InsertionPoint(op), op.location:
-                if op.name == DEPTHWISE:
-                    emit_depthwise(op, depthwise_shape(op), bits, threads, overwrite)
+                if op.name == DEPTHWISE and padded is not None:
+                    source, writers = padded
+                    h, w = ir.MemRefType(source.type).shape[1:3]
+                    s = depthwise_shape(op)
+                    s = ConvShape(s.n, h, w, s.ci, s.kh, s.kw, s.co, s.oh, s.ow, s.strides, s.dilations)
+                    lo = tuple(ir.DenseI64ArrayAttr(op.attributes[PAD]))
+                    emit_depthwise(op, s, bits, threads, overwrite, epilogue, source, lo)
+                    _erase_writers(writers)
+                elif op.name == DEPTHWISE:
+                    emit_depthwise(op, depthwise_shape(op), bits, threads, overwrite, epilogue)
                 else:
                     s = conv_shape(op)
-                    emit_direct_conv(op, s, _layout(op, s), bits, threads, overwrite)
+                    emit_direct_conv(op, s, _layout(op, s), bits, threads, overwrite, epilogue)
             op.erase()
             if zero_fill is not None:
                 zero_fill.erase()
