@@ -4,11 +4,11 @@
 // A row max then a row-wise subtract: one loop over the 4096 rows runs both kernels on row
 // subviews. With two threads it is an scf.forall over 8 chunks of 512 rows, each an scf.for.
 // The row maxima, used only inside the loop, shrink to one private element per chunk,
-// allocated before the row loop (never inside it).
+// allocated before the row loop (never inside it), on a cache line.
 // CHECK-LABEL: func @max_then_subtract
 // CHECK-NOT: memref.alloc()
 // CHECK: scf.forall (%[[C:.*]]) in (8)
-// CHECK:   %[[M:.*]] = memref.alloca() : memref<1xf32>
+// CHECK:   %[[M:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
 // CHECK:   scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NOT: memref.alloca
 // CHECK:     linalg.fill {{.*}}outs(%{{.*}} : memref<1xf32, strided<[1], offset: ?>>)
@@ -17,7 +17,7 @@
 // CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK: } {mlc.row_fusion = 4096 : i64}
 // ONE-LABEL: func @max_then_subtract
-// ONE: memref.alloca() : memref<1xf32>
+// ONE: memref.alloca() {alignment = 64 : i64} : memref<1xf32>
 // ONE: scf.for
 // ONE-NOT: scf.forall
 // ONE: } {mlc.row_fusion = 4096 : i64}

@@ -65,12 +65,14 @@ func.func @lane_sum(%x: memref<100x16xf32>, %acc: memref<16xf32>) {
 
 // -----
 
-// f64 gets half the lanes (8 or 16); a row of 20 is a multiple of neither, so the last
-// tile is masked.
+// f64 gets half the lanes (8 or 16); a row of 20 is a multiple of neither, so the row
+// emitter ends it with one short vector of the 4 elements left (no masked loads and stores).
 // CHECK-LABEL: func @masked_f64
 // CHECK: step %c[[$F64]]
-// CHECK: vector.create_mask
 // CHECK: arith.mulf {{.*}} : vector<[[$F64]]xf64>
+// CHECK: arith.mulf {{.*}} : vector<4xf64>
+// CHECK-NOT: vector.create_mask
+// CHECK: return
 #id1 = affine_map<(d0) -> (d0)>
 func.func @masked_f64(%x: memref<20xf64>, %y: memref<20xf64>) {
   linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
@@ -345,6 +347,331 @@ func.func @stream(%x: memref<262144xf32>, %s: memref<f32>, %y: memref<262144xf32
       ins(%x, %s : memref<262144xf32>, memref<f32>) outs(%y : memref<262144xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
     %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A row reduction along the innermost loop, short (here the 16 partial maxima of a
+// lane-split max): one vector per row and one vector.reduction (a shuffle tree), not 16
+// dependent extract-and-combine steps.
+// CHECK-LABEL: func @lane_max
+// CHECK: scf.for %[[R:.*]] =
+// CHECK: %[[OLD:.*]] = memref.load %{{.*}}[%[[R]]] : memref<4xf32>
+// CHECK: %[[V:.*]] = vector.transfer_read %{{.*}}[%[[R]], %{{.*}}]{{.*}} : memref<4x16xf32>, vector<16xf32>
+// CHECK: %[[M:.*]] = vector.reduction <maximumf>, %[[V]], %[[OLD]] : vector<16xf32> into f32
+// CHECK: memref.store %[[M]], %{{.*}}[%[[R]]] : memref<4xf32>
+// CHECK-NOT: vector.extract
+// CHECK: return
+#lr_in = affine_map<(d0, d1) -> (d0, d1)>
+#lr_out = affine_map<(d0, d1) -> (d0)>
+func.func @lane_max(%x: memref<4x16xf32>, %m: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#lr_in, #lr_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x16xf32>) outs(%m : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// An f32 sum accumulated in f64 (the body's types are kept): the lanes widened, one
+// reassociated reduction.
+// CHECK-LABEL: func @lane_sum_f64
+// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} : memref<16xf32>, vector<16xf32>
+// CHECK: %[[W:.*]] = arith.extf %[[V]] : vector<16xf32> to vector<16xf64>
+// CHECK: vector.reduction <add>, %[[W]], %{{.*}} fastmath<reassoc> : vector<16xf64> into f64
+#ls_in = affine_map<(d0) -> (d0)>
+#ls_out = affine_map<(d0) -> ()>
+func.func @lane_sum_f64(%x: memref<16xf32>, %s: memref<f64>) {
+  linalg.generic {indexing_maps = [#ls_in, #ls_out], iterator_types = ["reduction"]}
+      ins(%x : memref<16xf32>) outs(%s : memref<f64>) {
+  ^bb0(%a: f32, %acc: f64):
+    %e = arith.extf %a : f32 to f64
+    %r = arith.addf %e, %acc : f64
+    linalg.yield %r : f64
+  }
+  return
+}
+
+// -----
+
+// A long row that is not a whole number of vectors (1000 f32; hlo-to-linalg splits only
+// rows whose length the lanes divide): two vector accumulators (independent chains) over
+// the full vectors, combined and reduced once, plus the 8 elements left as one short
+// vector reduced on its own. No masks, no lane-by-lane chain.
+// CHECK-LABEL: func @long_row_sum
+// CHECK: scf.for
+// CHECK: %[[ACC:.*]]:2 = scf.for {{.*}} iter_args({{.*}}) -> (vector<[[$F32]]xf32>, vector<[[$F32]]xf32>)
+// CHECK:   arith.addf {{.*}} : vector<[[$F32]]xf32>
+// CHECK:   arith.addf {{.*}} : vector<[[$F32]]xf32>
+// CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<[[$F32]]xf32> into f32
+// CHECK: %[[TAIL:.*]] = vector.transfer_read {{.*}} : memref<4x1000xf32>, vector<8xf32>
+// CHECK: vector.reduction <add>, %[[TAIL]] fastmath<reassoc> : vector<8xf32> into f32
+// CHECK-NOT: vector.create_mask
+// CHECK-NOT: vector.extract
+// CHECK: return
+#lo_in = affine_map<(d0, d1) -> (d0, d1)>
+#lo_out = affine_map<(d0, d1) -> (d0)>
+func.func @long_row_sum(%x: memref<4x1000xf32>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#lo_in, #lo_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x1000xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A ragged parallel row (100 f32, not a multiple of the lanes): MLC's row emitter, full
+// vectors then one 4-element vector; upstream's masked vectorization would mask every load
+// and store of the row.
+// CHECK-LABEL: func @ragged_rows
+// CHECK: scf.for %{{.*}} step %c[[$F32]]
+// CHECK: math.exp {{.*}} : vector<[[$F32]]xf32>
+// CHECK: math.exp {{.*}} : vector<4xf32>
+// CHECK-NOT: vector.create_mask
+// CHECK: return
+#rg = affine_map<(d0, d1) -> (d0, d1)>
+func.func @ragged_rows(%x: memref<8x100xf32>, %y: memref<8x100xf32>) {
+  linalg.generic {indexing_maps = [#rg, #rg], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x100xf32>) outs(%y : memref<8x100xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// Division by a row's value (softmax's e / sum) in a loop over the row's vectors: the
+// reciprocal once per row, a multiply per element. f32 multiplies in f64 by an f64 reciprocal (exact range: 1/s of a subnormal
+// f32 overflows f32) and rounds once.
+// CHECK-LABEL: func @divide_by_row
+// CHECK: %[[S:.*]] = memref.load %{{.*}} : memref<1xf32, strided<[1], offset: ?>>
+// CHECK: %[[SW:.*]] = arith.extf %[[S]] : f32 to f64
+// CHECK: %[[R:.*]] = arith.divf %{{.*}}, %[[SW]] : f64
+// CHECK: %[[XW:.*]] = arith.extf %{{.*}} : vector<[[$F32]]xf32> to vector<[[$F32]]xf64>
+// CHECK: %[[RB:.*]] = vector.broadcast %[[R]] : f64 to vector<[[$F32]]xf64>
+// CHECK: %[[P:.*]] = arith.mulf %[[XW]], %[[RB]] : vector<[[$F32]]xf64>
+// CHECK: arith.truncf %[[P]] : vector<[[$F32]]xf64> to vector<[[$F32]]xf32>
+// CHECK-NOT: arith.divf {{.*}} : vector
+// CHECK: return
+#dv = affine_map<(d0, d1) -> (d0, d1)>
+#dv_row = affine_map<(d0, d1) -> (d0)>
+func.func @divide_by_row(%x: memref<8x64xf32>, %s: memref<8xf32>, %y: memref<8x64xf32>) {
+  linalg.generic {indexing_maps = [#dv, #dv_row, #dv], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<8x64xf32>, memref<8xf32>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// f16 multiplies in f32 by an f32 reciprocal.
+// CHECK-LABEL: func @divide_by_row_f16
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<{{[0-9]+}}xf32>
+// CHECK: arith.truncf %{{.*}} : vector<{{[0-9]+}}xf32> to vector<{{[0-9]+}}xf16>
+// CHECK-NOT: arith.divf {{.*}} : vector
+// CHECK: return
+#dh = affine_map<(d0, d1) -> (d0, d1)>
+#dh_row = affine_map<(d0, d1) -> (d0)>
+func.func @divide_by_row_f16(%x: memref<8x256xf16>, %s: memref<8xf16>, %y: memref<8x256xf16>) {
+  linalg.generic {indexing_maps = [#dh, #dh_row, #dh], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<8x256xf16>, memref<8xf16>) outs(%y : memref<8x256xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %r = arith.divf %a, %b : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+// -----
+
+// Not rewritten: a divisor that varies along the row, an f64 division (no wider type
+// holds its reciprocal's range), and a row of one vector (one division per divisor anyway).
+// CHECK-LABEL: func @divide_elementwise
+// CHECK: arith.divf %{{.*}}, %{{.*}} : vector<[[$F32]]xf32>
+// CHECK-LABEL: func @divide_by_row_f64
+// CHECK: arith.divf %{{.*}}, %{{.*}} : vector<[[$F64]]xf64>
+// CHECK-LABEL: func @divide_one_vector_row
+// CHECK: arith.divf %{{.*}}, %{{.*}} : vector<16xf32>
+#de = affine_map<(d0, d1) -> (d0, d1)>
+#de_row = affine_map<(d0, d1) -> (d0)>
+func.func @divide_elementwise(%x: memref<8x64xf32>, %s: memref<8x64xf32>, %y: memref<8x64xf32>) {
+  linalg.generic {indexing_maps = [#de, #de, #de], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<8x64xf32>, memref<8x64xf32>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @divide_by_row_f64(%x: memref<8x64xf64>, %s: memref<8xf64>, %y: memref<8x64xf64>) {
+  linalg.generic {indexing_maps = [#de, #de_row, #de], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<8x64xf64>, memref<8xf64>) outs(%y : memref<8x64xf64>) {
+  ^bb0(%a: f64, %b: f64, %o: f64):
+    %r = arith.divf %a, %b : f64
+    linalg.yield %r : f64
+  }
+  return
+}
+func.func @divide_one_vector_row(%x: memref<8x16xf32>, %s: memref<8xf32>, %y: memref<8x16xf32>) {
+  linalg.generic {indexing_maps = [#de, #de_row, #de], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<8x16xf32>, memref<8xf32>) outs(%y : memref<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A row-fusion loop (mlc-row-fusion's output) that moves at least twice the last-level
+// cache (the STREAM run, cache-bytes=262144; x and out are 4 MB each): the kernel writing the
+// loop's result row stores it non-temporally when aligned, and one sfence follows the row
+// loop (not one per row). With the host's cache (1 GiB here) it is ordinary code.
+// STREAM-LABEL: func @streaming_rows
+// STREAM: scf.for
+// STREAM: vector.reduction <add>
+// STREAM: scf.if
+// STREAM: vector.store %{{.*}} {alignment = 32 : i64, nontemporal = true} : memref<1x256xf32, strided<[256, 1], offset: ?>>, vector<16xf32>
+// STREAM: } else {
+// STREAM: vector.transfer_write
+// STREAM-NOT: sfence
+// STREAM: } {mlc.row_fusion = 4096 : i64}
+// STREAM-NEXT: llvm.call_intrinsic "llvm.x86.sse.sfence"
+// CHECK-LABEL: func @streaming_rows
+// CHECK-NOT: nontemporal
+// CHECK-NOT: sfence
+// CHECK: return
+#rs = affine_map<(d0, d1) -> (d0, d1)>
+#rs_row = affine_map<(d0, d1) -> (d0)>
+func.func @streaming_rows(%x: memref<4096x256xf32>, %out: memref<4096x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4096 = arith.constant 4096 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+  scf.for %r = %c0 to %c4096 step %c1 {
+    %xr = memref.subview %x[%r, 0] [1, 256] [1, 1] : memref<4096x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%sum : memref<1xf32>)
+    linalg.generic {indexing_maps = [#rs, #rs_row], iterator_types = ["parallel", "reduction"]}
+        ins(%xr : memref<1x256xf32, strided<[256, 1], offset: ?>>) outs(%sum : memref<1xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+    %or = memref.subview %out[%r, 0] [1, 256] [1, 1] : memref<4096x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#rs, #rs_row, #rs], iterator_types = ["parallel", "parallel"]}
+        ins(%xr, %sum : memref<1x256xf32, strided<[256, 1], offset: ?>>, memref<1xf32>)
+        outs(%or : memref<1x256xf32, strided<[256, 1], offset: ?>>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      linalg.yield %m : f32
+    }
+  } {mlc.row_fusion = 4096 : i64}
+  return
+}
+
+// -----
+
+// Not streamed: a row a later kernel of the loop reads back (its line would have to come
+// back from memory); the second kernel's result row, read by nobody, streams.
+// STREAM-LABEL: func @streaming_rows_read_back
+// STREAM: arith.mulf
+// STREAM-NEXT: vector.transfer_write
+// STREAM: arith.addf
+// STREAM-NEXT: vector.store {{.*}}nontemporal = true
+#rr = affine_map<(d0, d1) -> (d0, d1)>
+func.func @streaming_rows_read_back(%x: memref<4096x256xf32>, %out: memref<4096x256xf32>, %out2: memref<4096x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4096 = arith.constant 4096 : index
+  scf.for %r = %c0 to %c4096 step %c1 {
+    %xr = memref.subview %x[%r, 0] [1, 256] [1, 1] : memref<4096x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    %or = memref.subview %out[%r, 0] [1, 256] [1, 1] : memref<4096x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#rr, #rr], iterator_types = ["parallel", "parallel"]}
+        ins(%xr : memref<1x256xf32, strided<[256, 1], offset: ?>>) outs(%or : memref<1x256xf32, strided<[256, 1], offset: ?>>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.mulf %a, %a : f32
+      linalg.yield %m : f32
+    }
+    %or2 = memref.subview %out[%r, 0] [1, 256] [1, 1] : memref<4096x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    %o2r = memref.subview %out2[%r, 0] [1, 256] [1, 1] : memref<4096x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#rr, #rr], iterator_types = ["parallel", "parallel"]}
+        ins(%or2 : memref<1x256xf32, strided<[256, 1], offset: ?>>) outs(%o2r : memref<1x256xf32, strided<[256, 1], offset: ?>>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.addf %a, %a : f32
+      linalg.yield %m : f32
+    }
+  } {mlc.row_fusion = 4096 : i64}
+  return
+}
+
+// -----
+
+// A kernel inside a loop already shared between threads (a row-fusion scf.forall whose rows
+// are 512 x 512 matrices) gets no scf.forall of its own, however big: a task waiting on
+// nested tasks holds its worker, and with both workers waiting the program deadlocked.
+// THREADS-LABEL: func @no_nested_forall
+// THREADS: scf.forall
+// THREADS-NOT: scf.forall
+// THREADS: vector.reduction <add>
+// THREADS-NOT: scf.forall
+// THREADS: return
+#nf3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#nf2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @no_nested_forall(%x: memref<4x512x512xf32>, %s: memref<4x512xf32>) {
+  scf.forall (%i) in (4) {
+    %xr = memref.subview %x[%i, 0, 0] [1, 512, 512] [1, 1, 1] : memref<4x512x512xf32> to memref<1x512x512xf32, strided<[262144, 512, 1], offset: ?>>
+    %sr = memref.subview %s[%i, 0] [1, 512] [1, 1] : memref<4x512xf32> to memref<1x512xf32, strided<[512, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#nf3, #nf2], iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%xr : memref<1x512x512xf32, strided<[262144, 512, 1], offset: ?>>) outs(%sr : memref<1x512xf32, strided<[512, 1], offset: ?>>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.addf %a, %acc : f32
+      linalg.yield %r : f32
+    }
+  } {mlc.row_fusion = 4 : i64}
+  return
+}
+
+// -----
+
+// A divisor that is a function argument, divided by in two loops: one reciprocal at the
+// start of the function, where it dominates both.
+// CHECK-LABEL: func @reciprocal_of_an_argument
+// CHECK-NEXT: arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f64
+// CHECK-NOT: arith.divf
+// CHECK: arith.mulf {{.*}} : vector<[[$F32]]xf64>
+// CHECK-NOT: arith.divf
+// CHECK: arith.mulf {{.*}} : vector<[[$F32]]xf64>
+// CHECK-NOT: arith.divf
+// CHECK: return
+#ra = affine_map<(d0) -> (d0)>
+func.func @reciprocal_of_an_argument(%x: memref<64xf32>, %y: memref<64xf32>, %s: f32) {
+  linalg.generic {indexing_maps = [#ra, #ra], iterator_types = ["parallel"]} ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.divf %a, %s : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#ra, #ra], iterator_types = ["parallel"]} ins(%y : memref<64xf32>) outs(%x : memref<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.divf %a, %s : f32
     linalg.yield %r : f32
   }
   return

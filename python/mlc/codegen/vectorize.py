@@ -24,17 +24,24 @@ and reductions whose combiner is a single known arith op of a value computed fro
 or a loop index (a loop-invariant one would be combined only once). Every other op is left
 alone and lowered to scalar loops as before.
 
-Two kinds of parallel kernels go through MLC's own row emitter instead (`row_plan`,
+Some kernels go through MLC's own row emitter instead (`row_plan`, `row_reduction_plan`,
 `emit_rows`, below): gathers (a memref.load in the body, which upstream's vectorizer
 rejects on buffers: per-row index arithmetic hoisted, contiguous rows as vector loads,
-other loads as vector.gather), and streaming kernels (moving at least twice the last-level
-cache: non-temporal stores when the output is aligned, no read-for-ownership).
+other loads as vector.gather); streaming kernels (moving at least twice the last-level
+cache: non-temporal stores when the output is aligned, no read-for-ownership), and the
+result rows of a row-fusion loop that moves that much (`streamed_row_kernels`); parallel
+rows that are not a whole number of vectors (full vectors, then one short vector, instead of
+a mask on every load and store); and reductions along the innermost loop (vector
+accumulators and one `vector.reduction` per row, instead of upstream's lane-by-lane chain).
+
+Last, a division by a broadcast scalar (softmax's e / sum) becomes a multiplication by its
+reciprocal, computed once per scalar (`reciprocal_divisions`).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
@@ -42,6 +49,7 @@ from mlir.dialects import arith, memref, scf, vector
 from ..transforms.pass_base import Pass
 from .loops import for_range, forall, nested_for
 from .parallel import MIN_PARALLEL_ITERATIONS, chunk_size, worth_parallel
+from .row_fusion import TAG as ROW_FUSION_TAG
 from .target import num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
 
@@ -53,6 +61,17 @@ COMBINERS = frozenset({
     "arith.addi", "arith.muli", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
     "arith.andi", "arith.ori", "arith.xori",
 })
+# vector.reduction's kind for each combiner.
+_COMBINING_KINDS = {
+    "arith.addf": vector.CombiningKind.ADD, "arith.mulf": vector.CombiningKind.MUL,
+    "arith.maximumf": vector.CombiningKind.MAXIMUMF, "arith.minimumf": vector.CombiningKind.MINIMUMF,
+    "arith.maxnumf": vector.CombiningKind.MAXNUMF, "arith.minnumf": vector.CombiningKind.MINNUMF,
+    "arith.addi": vector.CombiningKind.ADD, "arith.muli": vector.CombiningKind.MUL,
+    "arith.maxsi": vector.CombiningKind.MAXSI, "arith.minsi": vector.CombiningKind.MINSI,
+    "arith.maxui": vector.CombiningKind.MAXUI, "arith.minui": vector.CombiningKind.MINUI,
+    "arith.andi": vector.CombiningKind.AND, "arith.ori": vector.CombiningKind.OR,
+    "arith.xori": vector.CombiningKind.XOR,
+}
 # Body ops the vectorizer turns into the same op on vectors.
 _BODY_DIALECTS = ("arith.", "math.")
 _BODY_OPS = frozenset({"linalg.yield", "linalg.index"})
@@ -285,6 +304,8 @@ class RowPlan:
     chunks: int = 0
     streaming: tuple[int, ...] = ()
     align: int = 32
+    reduce: bool = False  # a row reduction along the innermost loop (`_Row.reduce`)
+    fence: bool = True  # an sfence after streaming stores (False: the caller places one)
 
 
 def last_level_cache_bytes() -> int:
@@ -362,6 +383,13 @@ class _Body:
         written = list(op.operands)[len(op.operands) - self.outputs:]
         for inner in list(self.block.operations)[:-1]:
             self._classify(inner.operation, written)
+        # A reduction's combiners: result -> (the output's old value, the combined value).
+        self.combiners: dict = {}
+        for acc in list(self.block.arguments)[-self.outputs:]:
+            users = [u.owner.operation for u in acc.uses]
+            if len(users) == 1 and users[0].name in _COMBINING_KINDS and len(users[0].operands) == 2:
+                a, b = users[0].operands
+                self.combiners[users[0].results[0]] = (acc, b if a == acc else a)
 
     def _classify(self, inner, written) -> None:
         name = inner.name
@@ -403,11 +431,78 @@ class _Body:
             self.unit.add(inner.results[0])
 
 
-def row_plan(op, register_bits: int, threads: int = 1, llc_bytes: int | None = None) -> RowPlan | None:
+# A row reduction of at most this many registers' worth of elements is one vector; a longer
+# one keeps this many vector accumulators (of two registers each) over the row.
+_SHORT_ROW_REGISTERS = 4
+_REDUCTION_ACCUMULATORS = 2
+# Rows of fewer elements keep upstream's lane-by-lane code: measured on softmax with 16384
+# rows, a vector.reduction of 2-4 lanes was 1.4-1.5x slower than 2-4 scalar steps, even at
+# 7, and faster from 8 on (12: 2.5x, 17: 17x).
+_MIN_ROW_REDUCTION = 8
+
+
+def row_reduction_plan(op, register_bits: int, threads: int = 1) -> RowPlan | None:
+    """The row emitter's plan for a reduction along the innermost loop (every outer loop
+    parallel), or None for any other kernel. Upstream's vectorizer reduces such a row one
+    lane after another: for each vector of 16 elements 16 dependent scalar combines (for a
+    NaN-propagating max a compare-and-branch each), measured 16x slower per element than a
+    lane-split row (softmax on 1023-wide rows: 59 ns per element against 3.7 on 1024-wide
+    ones, whose reductions hlo-to-linalg splits into 16 lanes). Here a short row (the 16
+    partial results of a lane split, or up to four registers of elements) is one vector
+    and one `vector.reduction` (a shuffle tree); a longer one is summed in vector
+    accumulators, reduced once at the end (`_Row.reduce`)."""
+    types = _operand_types(op)
+    iterators = [str(a) for a in op.attributes["iterator_types"]]
+    rank = len(iterators)
+    if types is None or rank == 0 or "reduction" not in iterators[-1] \
+            or any("parallel" not in it for it in iterators[:-1]):
+        return None
+    block = op.regions[0].blocks[0]
+    if any(inner.operation.name == _LOAD for inner in block.operations):
+        return None
+    innermost = rank - 1
+    if not _maps_are_contiguous(op, innermost) or not _body_is_vectorizable(op, True):
+        return None
+    bits = [element_bits(t.element_type) for t in types]
+    if None in bits:
+        return None
+    maps = _map_dims(op)
+    outputs = _num_outputs(op)
+    for t, dims in zip(types, maps):
+        if innermost in dims and not _unit_last_stride(t):
+            return None
+    body = _Body(op)
+    if not body.ok or len(body.combiners) != outputs:
+        return None
+    yielded = list(block.operations)[-1].operands
+    for result in body.combiners:
+        if any(u.owner.operation.name != "linalg.yield" for u in result.uses) or result not in list(yielded):
+            return None
+    extents = _loop_extents(op, types, rank)
+    if 0 in extents:
+        return None
+    n = extents[-1]
+    if n < _MIN_ROW_REDUCTION:
+        return None
+    short = _SHORT_ROW_REGISTERS * register_bits // min(bits)
+    lanes = n if n <= short else register_bits * _REGISTERS_PER_VECTOR // min(bits)
+    total = 1
+    for e in extents:
+        total *= e
+    outer = total // n
+    chunks = 0
+    if threads > 1 and total >= MIN_PARALLEL_ITERATIONS and rank > 1 and outer >= 2:
+        chunks = min(outer, 4 * threads)
+    return RowPlan(lanes, chunks, reduce=True)
+
+
+def row_plan(op, register_bits: int, threads: int = 1, llc_bytes: int | None = None,
+             stream: bool = False) -> RowPlan | None:
     """The row emitter's vectorization of a parallel linalg.generic on buffers that loads
     from memory in its body (a gather) or streams (moves >= 2x the last-level cache), or
     None: any other kernel (upstream's vectorizer takes it), or one this path cannot
-    vectorize (left scalar)."""
+    vectorize (left scalar). `stream`: the kernel is a row of a streaming row-fusion loop
+    (`streamed_row_kernels`): stream its outputs whatever its own size."""
     types = _operand_types(op)
     iterators = [str(a) for a in op.attributes["iterator_types"]]
     rank = len(iterators)
@@ -443,11 +538,15 @@ def row_plan(op, register_bits: int, threads: int = 1, llc_bytes: int | None = N
     read = sum(_bytes(t) for t in types[:len(types) - outputs])
     read += sum(min(_bytes(t), total * _bits(t.element_type) // 8) for t in body.loaded)
     llc = llc_bytes or last_level_cache_bytes()
-    streams = read + written >= _STREAMING_CACHE_FACTOR * llc
-    if _LOAD not in names and not streams:
-        return None
+    streams = stream or read + written >= _STREAMING_CACHE_FACTOR * llc
     lanes = register_bits * _REGISTERS_PER_VECTOR // min(bits)
     n = extents[-1]
+    # A row that is not a whole number of vectors: upstream's masked vectorization masks
+    # every load and store of the row (vmaskmov, slow on AVX2: softmax on 1023-wide rows ran
+    # 10x slower per element than on 1024-wide ones); here only the last vector is short.
+    ragged = n > lanes and n % lanes != 0
+    if _LOAD not in names and not streams and not ragged:
+        return None
     full = n - n % lanes if n > lanes else 0
     outer = total // n
     chunks = 0
@@ -583,6 +682,128 @@ class _Row:
                 vector.transfer_write(None, get(value), target, at,
                                       ir.AffineMap.get_minor_identity(target.type.rank, 1), [True])
 
+    def combined(self, j: ir.Value, width: int) -> list:
+        """For each combiner of a reduction body: the vector of the `width` values it would
+        combine, for the row's elements from innermost index `j`."""
+        body, op = self.body, self.body.op
+        vec: dict = {}
+        first: dict = {}
+
+        def get(value):
+            if value in vec:
+                return vec[value]
+            t = value.type
+            if value not in body.varying:
+                result = vector.broadcast(_vector_of(t, width), self.uniform(value))
+            else:
+                result = arith.addi(vector.broadcast(_vector_of(t, width), first[value]),
+                                    vector.step(_vector_of(t, width)))
+            vec[value] = result
+            return result
+
+        for arg, dims, source in zip(body.block.arguments, body.maps, op.operands):
+            if arg in body.varying and _used(arg):
+                t = source.type
+                vec[arg] = vector.transfer_read(_vector_of(t.element_type, width), source,
+                                                self._position(dims, j),
+                                                ir.AffineMap.get_minor_identity(t.rank, 1),
+                                                _zero(t.element_type), [True])
+        combined = {}
+        for inner in list(body.block.operations)[:-1]:
+            inner = inner.operation
+            result = inner.results[0]
+            if result not in body.varying:
+                continue
+            if result in body.combiners:
+                combined[result] = get(body.combiners[result][1])
+                continue
+            if result in body.unit:
+                if inner.name == "linalg.index":
+                    first[result] = j
+                else:
+                    a, b = inner.operands
+                    if inner.name == "arith.addi" and b in body.unit:
+                        a, b = b, a
+                    make = arith.addi if inner.name == "arith.addi" else arith.subi
+                    first[result] = make(first[a], self.uniform(b))
+                continue
+            operands = [get(v) for v in inner.operands]
+            clone = inner.clone(ip=ir.InsertionPoint.current)
+            for k, v in enumerate(operands):
+                clone.operands[k] = v
+            for r in clone.results:
+                r.set_type(_vector_of(r.type, width))
+            for old, new in zip(inner.results, clone.results):
+                vec[old] = new
+        return [combined[r] for r in body.combiners]
+
+    def reduce(self, n: int, lanes: int, unroll: int) -> None:
+        """A reduction row along the innermost loop of `n` elements, stored into the output
+        element. Up to `lanes` elements: one vector and one `vector.reduction` (a shuffle
+        tree). Longer: `unroll` vector accumulators of `lanes` elements (independent
+        dependency chains: a single accumulator would wait on the combiner's latency every
+        step) over the full vectors, combined, reduced once, plus the last partial vector's
+        own reduction. Adds and multiplies are reassociated (partial sums, as the lane split
+        of hlo_to_linalg/reduce.py does); max and min are exact in any order."""
+        body, op = self.body, self.body.op
+        combiners = list(body.combiners)
+        ops = {r: r.owner.operation if hasattr(r.owner, "operation") else r.owner for r in combiners}
+
+        def combine(result, a, b):
+            clone = ops[result].clone(ip=ir.InsertionPoint.current)
+            clone.operands[0], clone.operands[1] = a, b
+            clone.results[0].set_type(a.type)
+            return clone.results[0]
+
+        def horizontal(result, v, acc=None):
+            fastmath = (ir.Attribute.parse("#arith.fastmath<reassoc>")
+                        if ops[result].name in ("arith.addf", "arith.mulf") else None)
+            return vector.reduction(result.type, _COMBINING_KINDS[ops[result].name], v, acc=acc,
+                                    fastmath=fastmath)
+
+        olds = [self.uniform(body.combiners[r][0]) for r in combiners]
+        if n <= lanes:
+            totals = [horizontal(r, v, old) for r, v, old in zip(combiners, self.combined(_index(0), n), olds)]
+        else:
+            full = n - n % lanes
+            unroll = max(1, min(unroll, full // lanes))
+            step = unroll * lanes
+            accs = []
+            for u in range(unroll):
+                accs.append(self.combined(_index(u * lanes), lanes))
+            main = full - (full - step) % step  # the unrolled loop's end
+            if main > step:
+                flat = [a for group in accs for a in group]
+                loop = scf.ForOp(_index(step), _index(main), _index(step), flat)
+                with ir.InsertionPoint(loop.body):
+                    carried = list(loop.inner_iter_args)
+                    updated = []
+                    for u in range(unroll):
+                        j = loop.induction_variable if u == 0 else \
+                            arith.addi(loop.induction_variable, _index(u * lanes))
+                        values = self.combined(j, lanes)
+                        for k, r in enumerate(combiners):
+                            updated.append(combine(r, carried[u * len(combiners) + k], values[k]))
+                    scf.YieldOp(updated)
+                results = list(loop.results)
+                accs = [results[u * len(combiners):(u + 1) * len(combiners)] for u in range(unroll)]
+            for j in range(main, full, lanes):  # full vectors after the unrolled loop
+                values = self.combined(_index(j), lanes)
+                accs[0] = [combine(r, a, v) for r, a, v in zip(combiners, accs[0], values)]
+            totals = []
+            for k, r in enumerate(combiners):
+                acc = accs[0][k]
+                for u in range(1, unroll):
+                    acc = combine(r, acc, accs[u][k])
+                totals.append(horizontal(r, acc, olds[k]))
+            if n > full:  # the last partial vector, reduced on its own
+                tails = self.combined(_index(full), n - full)
+                totals = [combine(r, t, horizontal(r, v)) for r, t, v in zip(combiners, totals, tails)]
+        yielded = list(list(body.block.operations)[-1].operands)
+        outputs = list(op.operands)[len(op.operands) - body.outputs:]
+        for value, dims, target in zip(yielded, body.maps[-body.outputs:], outputs):
+            memref.store(totals[combiners.index(value)], target, [self.ivs[d] for d in dims])
+
     def _load(self, load, width: int, first: dict, get) -> ir.Value:
         source, indices = load.operands[0], list(load.operands)[1:]
         t = source.type
@@ -669,6 +890,9 @@ def emit_rows(op, plan: RowPlan) -> None:
 
         def row(ivs, lower=None, upper=None, tail=True):
             r = _Row(body, ivs)
+            if plan.reduce:
+                r.reduce(n, plan.lanes, _REDUCTION_ACCUMULATORS)
+                return
             if full:
                 lower = _index(0) if lower is None else lower
                 upper = _index(full) if upper is None else upper
@@ -706,13 +930,13 @@ def emit_rows(op, plan: RowPlan) -> None:
                     lower = arith.muli(ivs[0], _index(size))
                     upper = arith.minui(arith.addi(lower, _index(size)), _index(total_rows))
                     for_range(lower, upper, 1, lambda linear: row(delinearized(linear)))
-                    if aligned is not None:
+                    if aligned is not None and plan.fence:
                         _fence()
 
                 forall([-(-total_rows // size)], chunk)
             else:
                 nested_for([(0, e, 1) for e in extents[:-1]], lambda ivs, _t: row(ivs))
-                if aligned is not None:
+                if aligned is not None and plan.fence:
                     _fence()
         elif plan.chunks:  # chunks of the full vectors on threads, then the tail
             vectors_total = full // lanes
@@ -730,7 +954,7 @@ def emit_rows(op, plan: RowPlan) -> None:
                 _Row(body, ()).vectors(_index(full), rest)
         else:
             row(())
-            if aligned is not None:
+            if aligned is not None and plan.fence:
                 _fence()
     op.erase()
 
@@ -740,8 +964,9 @@ class Vectorize(Pass):
     """Tiles and vectorizes linalg.generic ops on buffers along their innermost loop.
 
     Expects: bufferized linalg (the `buffers` stage). Produces: scf loops over vector ops for
-    every op `row_plan` (gathers, streaming kernels) or `tiling_for` accepts; all other
-    linalg ops unchanged.
+    every op `row_plan` (gathers, streaming kernels, ragged rows), `row_reduction_plan`
+    (reductions along the innermost loop) or `tiling_for` accepts, divisions by a broadcast
+    scalar as multiplications by its reciprocal; all other linalg ops unchanged.
     """
 
     name = "mlc-vectorize"
@@ -763,22 +988,237 @@ class Vectorize(Pass):
         for dialect in ("arith", "memref", "scf", "vector", "llvm"):  # the ops emit_rows creates
             module.context.get_dialect_descriptor(dialect)
         tilings: list[Tiling] = []
+        streamed, fenced = streamed_row_kernels(module, self.cache_bytes or last_level_cache_bytes())
         for op in _generics(module):
-            plan = row_plan(op, register_bits, threads, self.cache_bytes or None)
+            # A kernel inside a loop already shared between threads (a row-fusion scf.forall)
+            # gets no parallel loop of its own: a task waiting on nested tasks holds its
+            # worker, and with every worker waiting the program deadlocks.
+            kernel_threads = 1 if _inside_forall(op) else threads
+            plan = None
+            if op in streamed:
+                plan = row_plan(op, register_bits, 1, None, stream=True)
+                if plan is not None:
+                    plan = replace(plan, fence=False)
+            plan = (plan or row_plan(op, register_bits, kernel_threads, self.cache_bytes or None)
+                    or row_reduction_plan(op, register_bits, kernel_threads))
             if plan is not None:
                 emit_rows(op, plan)
                 continue
-            tiling = tiling_for(op, register_bits, threads)
+            tiling = tiling_for(op, register_bits, kernel_threads)
             if tiling is None:
                 continue
             if tiling not in tilings:
                 tilings.append(tiling)
             op.attributes[_TAG] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
                                                      tilings.index(tiling))
-        if not tilings:
-            return
-        apply_transform_script(module, _transform_script(tilings), "vectorization")
-        drop_attributes(module, (_TAG,))  # tags that survived belong to ops left scalar
+        for loop in fenced:  # one fence per thread's rows, after its streaming stores
+            _fence_after_rows(loop)
+        if tilings:
+            apply_transform_script(module, _transform_script(tilings), "vectorization")
+            drop_attributes(module, (_TAG,))  # tags that survived belong to ops left scalar
+        reciprocal_divisions(module)
+
+
+# --- division by a broadcast value -------------------------------------------------------------
+#
+# softmax's last kernel divides each element of a row by the row's sum: after vectorization
+# `arith.divf %v, (vector.broadcast %s)`. A vector divide is slow (AVX2 on this host: one
+# 8 x f32 vdivps in about 5 cycles against two multiplies a cycle; in cache, softmax's divide
+# was a quarter of its time), so the scalar's reciprocal is computed once where the scalar is
+# made (once per row) and the elements are multiplied by it. a * (1/s) is not always the
+# correctly rounded a / s: the result may differ by one ulp (f32: relative 1.2e-7).
+# f16 and bf16 multiply in f32 by an f32 reciprocal and round once, so they stay within half
+# an ulp plus 2^-24 of the exact quotient.
+
+# The type the reciprocal and the product are computed in, per element type: one whose
+# range holds 1/s for every finite nonzero s (f32's 1/s overflows for subnormal s) and whose
+# precision leaves a single rounding to the element type. f64 keeps its divide (no wider type).
+_RECIPROCAL_TYPES = {"f16": "f32", "bf16": "f64", "f32": "f64"}
+
+
+def reciprocal_divisions(module: ir.Operation) -> None:
+    """Every `arith.divf` of a float vector by a broadcast scalar becomes a multiplication by
+    the scalar's reciprocal, computed once right after the scalar."""
+    found = []
+
+    def visit(op):
+        if op.name == "arith.divf" and isinstance(op.results[0].type, ir.VectorType):
+            divisor = op.operands[1].owner
+            if not isinstance(divisor, ir.Block) and divisor.operation.name == "vector.broadcast" \
+                    and isinstance(divisor.operation.operands[0].type, ir.FloatType):
+                found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    reciprocals: dict = {}
+    for div in found:
+        scalar = div.operands[1].owner.operation.operands[0]
+        if not _invariant_in_loop(scalar, div):
+            continue  # one division per scalar anyway (a row of one vector): nothing saved
+        t = scalar.type
+        wide = _RECIPROCAL_TYPES.get(str(t))
+        if wide is None:
+            continue
+        wide = ir.Type.parse(wide)
+        if scalar not in reciprocals:
+            owner = scalar.owner
+            # (where the scalar is defined, so the reciprocal dominates all its uses)
+            at = (ir.InsertionPoint.at_block_begin(owner) if isinstance(owner, ir.Block)
+                  else ir.InsertionPoint.after(owner.operation))
+            with at, div.location:
+                value = scalar if wide == t else arith.extf(wide, scalar)
+                reciprocals[scalar] = arith.divf(arith.constant(wide, 1.0), value)
+        with ir.InsertionPoint(div), div.location:
+            vt = ir.VectorType(div.results[0].type)
+            wide_vt = ir.VectorType.get(vt.shape, wide)
+            numerator = div.operands[0] if wide == t else arith.extf(wide_vt, div.operands[0])
+            product = arith.mulf(numerator, vector.broadcast(wide_vt, reciprocals[scalar]))
+            result = product if wide == t else arith.truncf(vt, product)
+        broadcast = div.operands[1].owner.operation
+        div.results[0].replace_all_uses_with(result)
+        div.erase()
+        if not list(broadcast.results[0].uses):
+            broadcast.erase()
+
+
+def _invariant_in_loop(scalar: ir.Value, op) -> bool:
+    """Whether `scalar` stays the same across the iterations of the innermost scf.for around
+    `op`: defined outside it, or loaded there from a buffer the loop does not write (a
+    row's sum in its one-element buffer, loaded in the loop by upstream's vectorizer)."""
+    loop = op.operation.parent
+    while loop is not None and loop.name != "scf.for":
+        if loop.name == "func.func":
+            return False
+        loop = loop.parent
+    if loop is None or not _defined_inside(scalar, loop):
+        return loop is not None
+    load = scalar.owner.operation
+    if load.name != "memref.load" or any(_defined_inside(v, loop) for v in load.operands):
+        return False
+    source = _view_root(load.operands[0])
+    written = []
+
+    def visit(inner):
+        if inner.name in ("memref.store", "vector.store", "vector.transfer_write"):
+            written.append(_view_root(inner.operands[1]))
+        return ir.WalkResult.ADVANCE
+
+    loop.walk(visit)
+    return source not in written
+
+
+# --- streaming row-fusion loops ----------------------------------------------------------------
+#
+# A row-fusion loop (mlc-row-fusion) reads and writes whole buffers one row at a time; when
+# the buffers it moves (its full-size operands, counted once each) are at least twice the
+# last-level cache, its results cannot stay in cache for a consumer either. Then the kernels
+# writing the loop's results (a row of a full-size buffer that no other kernel of the row reads)
+# store them non-temporally like a streaming kernel: for layer_norm 4096x1024 f32 that saves
+# the read-for-ownership of the 16 MB output, a third of its memory traffic. The sfence comes
+# once after each thread's rows, not after each row.
+
+def _row_fusion_loops(module: ir.Operation) -> list:
+    found = []
+
+    def visit(op):
+        if op.name in ("scf.for", "scf.forall") and ROW_FUSION_TAG in op.attributes:
+            found.append(op)
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found
+
+
+def _defined_inside(value: ir.Value, loop: ir.Operation) -> bool:
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        owner = owner.owner
+    op = owner.operation if hasattr(owner, "operation") else owner
+    while op is not None:
+        if op == loop:
+            return True
+        op = op.parent
+    return False
+
+
+def _view_root(value: ir.Value) -> ir.Value:
+    """The buffer a chain of reshapes and subviews starts from."""
+    while True:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return value
+        owner = owner.operation if hasattr(owner, "operation") else owner
+        if owner.name not in ("memref.expand_shape", "memref.collapse_shape", "memref.subview", "memref.cast"):
+            return value
+        value = owner.operands[0]
+
+
+def _is_stack(value: ir.Value) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.operation.name == "memref.alloca"
+
+
+def streamed_row_kernels(module: ir.Operation, llc_bytes: int) -> tuple[list, list]:
+    """([kernels whose outputs stream], [the row-fusion loops holding them]): the
+    all-parallel kernels of streaming row-fusion loops whose every output is a row subview
+    of a full-size buffer no other op of the loop touches."""
+    kernels, loops = [], []
+    for loop in _row_fusion_loops(module):
+        subviews = []
+
+        def visit(op):
+            if op.name == "memref.subview" and not _defined_inside(op.operands[0], loop):
+                subviews.append(op)
+            return ir.WalkResult.ADVANCE
+
+        loop.walk(visit)
+        roots: dict = {}
+        for view in subviews:
+            root = _view_root(view.operands[0])
+            if not _is_stack(root) and isinstance(root.type, ir.MemRefType) and root.type.has_static_shape:
+                roots.setdefault(root, []).append(view)
+        moved = sum(_bytes(root.type) for root in roots)
+        if moved < _STREAMING_CACHE_FACTOR * llc_bytes:
+            continue
+        found = []
+        for root, views in roots.items():
+            if len(views) != 1:
+                continue
+            users = [u.owner.operation for u in views[0].results[0].uses]
+            if len(users) != 1 or users[0].name != "linalg.generic":
+                continue
+            kernel = users[0]
+            n_out = _num_outputs(kernel)
+            outs = list(kernel.operands)[len(kernel.operands) - n_out:]
+            iterators = [str(a) for a in kernel.attributes["iterator_types"]]
+            if outs == [views[0].results[0]] and all("parallel" in it for it in iterators):
+                found.append(kernel)  # (a kernel of several outputs keeps the ordinary path)
+        if found:
+            kernels += found
+            loops.append(loop)
+    return kernels, loops
+
+
+def _fence_after_rows(loop: ir.Operation) -> None:
+    """An sfence after the row loop: at the end of each thread's chunk of rows (inside the
+    scf.forall), or after the whole loop when it runs on one thread."""
+    if loop.name == "scf.forall":
+        terminator = list(loop.regions[0].blocks[0].operations)[-1]
+        with ir.InsertionPoint(terminator), loop.location:
+            _fence()
+    else:
+        with ir.InsertionPoint.after(loop), loop.location:
+            _fence()
+
+
+def _inside_forall(op) -> bool:
+    parent = op.operation.parent
+    while parent is not None:
+        if parent.name in ("scf.forall", "scf.parallel"):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _generics(module: ir.Operation) -> list:
