@@ -114,9 +114,10 @@ def test_output_fusion_is_one_loop_nest(monkeypatch):
     takes one copy into the output: tiled loops on tensors do not bufferize in place.)"""
     monkeypatch.setenv("MLC_BLAS", "0")
     monkeypatch.setenv("MLC_NUM_THREADS", "2")
-    x = RNG.standard_normal((128, 64)).astype(np.float32)  # 128*64*64: big enough for threads
-    w = RNG.standard_normal((64, 64)).astype(np.float32)
-    b = RNG.standard_normal(64).astype(np.float32)
+    # 256*128*128 = 2^22 multiply-adds: big enough for threads (matmul.PARALLEL_MIN_MNK)
+    x = RNG.standard_normal((256, 128)).astype(np.float32)
+    w = RNG.standard_normal((128, 128)).astype(np.float32)
+    b = RNG.standard_normal(128).astype(np.float32)
     fn = lambda x, w, b: nn.relu(x @ w + b)  # noqa: E731
     compiled = mlc.jit(fn).lower(x, w, b).compile()
     cost = compiled.cost_analysis()

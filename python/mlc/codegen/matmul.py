@@ -291,10 +291,12 @@ EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
 # (128x256x128) 173-191 against 260-273. A parallel tile loop also costs about 0.13 s of
 # first-call compile (async-parallel-for outlines two copies of the kernel and a coroutine):
 # 1 << 22 brings the MLP loss of benchmarks/compile_time.py from about 0.30 to 0.17 s CPU.
-# Not set yet: single-threaded tile loops end in a copy of the result into the output
-# (tiled loops on tensors do not bufferize in place), which test_fusion.py's
-# test_output_fusion_is_one_loop_nest (128x64x64 on two threads: one kernel) rules out.
-PARALLEL_MIN_MNK = 0
+# Below 2^22 multiply-adds a tiled matmul runs on one thread: two were no faster at 2^21
+# (126-221 against 132-163 us) and faster from 2^22 (173-191 against 260-273 us), and the
+# parallel copy costs ~0.13 s of compile (an MLP's 64x256x512 layer). (Single-threaded tile
+# loops still end in a copy of the result into the output: tiled loops on tensors do not
+# bufferize in place.)
+PARALLEL_MIN_MNK = 1 << 22
 
 
 def _tiles(op, c: Contraction, bits: int) -> bool:
