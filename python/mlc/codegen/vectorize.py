@@ -617,9 +617,12 @@ class _Row:
     def _position(self, dims: list[int], j: ir.Value) -> list[ir.Value]:
         return [j if d == self.body.innermost else self.ivs[d] for d in dims]
 
-    def vectors(self, j: ir.Value, width: int, streaming: tuple = (), align: int = 0) -> None:
-        """The body on `width` consecutive elements of the row from innermost index `j`;
-        the outputs in `streaming` are stored non-temporally (aligned to `align` bytes)."""
+    def _vector_body(self, j: ir.Value, width: int, claim=None) -> tuple[dict, object]:
+        """The body's varying ops as `width`-lane vector ops for the row's elements from
+        innermost index `j`: (vec: scalar value -> its vector, get). `claim(inner, get,
+        first)` may take an op first: it returns the op's vector, or True when it records
+        what it makes itself, or False to leave the op to the walk (`first`: the unit
+        values' first-lane scalars)."""
         body, op = self.body, self.body.op
         vec: dict = {}
         first: dict = {}  # unit values: the first lane's value, a scalar
@@ -648,6 +651,11 @@ class _Row:
             result = inner.results[0]
             if result not in body.varying:
                 continue
+            taken = claim(inner, get, first) if claim is not None else False
+            if taken is not False:
+                if taken is not True:
+                    vec[result] = taken
+                continue
             if result in body.unit:
                 if inner.name == "linalg.index":
                     first[result] = j
@@ -658,9 +666,6 @@ class _Row:
                     make = arith.addi if inner.name == "arith.addi" else arith.subi
                     first[result] = make(first[a], self.uniform(b))
                 continue
-            if inner.name == _LOAD:
-                vec[result] = self._load(inner, width, first, get)
-                continue
             operands = [get(v) for v in inner.operands]  # (broadcasts before the op)
             clone = inner.clone(ip=ir.InsertionPoint.current)
             for k, v in enumerate(operands):
@@ -669,6 +674,17 @@ class _Row:
                 r.set_type(_vector_of(r.type, width))
             for old, new in zip(inner.results, clone.results):
                 vec[old] = new
+        return vec, get
+
+    def vectors(self, j: ir.Value, width: int, streaming: tuple = (), align: int = 0) -> None:
+        """The body on `width` consecutive elements of the row from innermost index `j`;
+        the outputs in `streaming` are stored non-temporally (aligned to `align` bytes)."""
+        body, op = self.body, self.body.op
+
+        def load(inner, get, first):
+            return self._load(inner, width, first, get) if inner.name == _LOAD else False
+
+        _, get = self._vector_body(j, width, load)
         yielded = list(body.block.operations)[-1].operands
         outputs = list(op.operands)[len(op.operands) - body.outputs:]
         for k, (value, dims, target) in enumerate(zip(yielded, body.maps[-body.outputs:], outputs)):
@@ -685,56 +701,17 @@ class _Row:
     def combined(self, j: ir.Value, width: int) -> list:
         """For each combiner of a reduction body: the vector of the `width` values it would
         combine, for the row's elements from innermost index `j`."""
-        body, op = self.body, self.body.op
-        vec: dict = {}
-        first: dict = {}
-
-        def get(value):
-            if value in vec:
-                return vec[value]
-            t = value.type
-            if value not in body.varying:
-                result = vector.broadcast(_vector_of(t, width), self.uniform(value))
-            else:
-                result = arith.addi(vector.broadcast(_vector_of(t, width), first[value]),
-                                    vector.step(_vector_of(t, width)))
-            vec[value] = result
-            return result
-
-        for arg, dims, source in zip(body.block.arguments, body.maps, op.operands):
-            if arg in body.varying and _used(arg):
-                t = source.type
-                vec[arg] = vector.transfer_read(_vector_of(t.element_type, width), source,
-                                                self._position(dims, j),
-                                                ir.AffineMap.get_minor_identity(t.rank, 1),
-                                                _zero(t.element_type), [True])
+        body = self.body
         combined = {}
-        for inner in list(body.block.operations)[:-1]:
-            inner = inner.operation
+
+        def combiner(inner, get, first):
             result = inner.results[0]
-            if result not in body.varying:
-                continue
-            if result in body.combiners:
-                combined[result] = get(body.combiners[result][1])
-                continue
-            if result in body.unit:
-                if inner.name == "linalg.index":
-                    first[result] = j
-                else:
-                    a, b = inner.operands
-                    if inner.name == "arith.addi" and b in body.unit:
-                        a, b = b, a
-                    make = arith.addi if inner.name == "arith.addi" else arith.subi
-                    first[result] = make(first[a], self.uniform(b))
-                continue
-            operands = [get(v) for v in inner.operands]
-            clone = inner.clone(ip=ir.InsertionPoint.current)
-            for k, v in enumerate(operands):
-                clone.operands[k] = v
-            for r in clone.results:
-                r.set_type(_vector_of(r.type, width))
-            for old, new in zip(inner.results, clone.results):
-                vec[old] = new
+            if result not in body.combiners:
+                return False
+            combined[result] = get(body.combiners[result][1])
+            return True
+
+        self._vector_body(j, width, combiner)
         return [combined[r] for r in body.combiners]
 
     def reduce(self, n: int, lanes: int, unroll: int) -> None:
