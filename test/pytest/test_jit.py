@@ -317,3 +317,22 @@ def test_jit_of_callable_objects_and_partials():
     scaled = mlc.jit(functools.partial(lambda a, v: a * v, 3.0))
     np.testing.assert_array_equal(scaled(x), 3.0 * x)
     assert scaled.__name__ == "partial(<lambda>)"
+
+
+def test_fast_path_with_default_parameters():
+    """A function with defaulted parameters (nn.layer_norm's scale, bias, axis, epsilon) takes
+    the cached-call fast path when called with positional arrays; calls of another arity or
+    with a keyword are their own signatures, and the defaults stay constants."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+
+    def scaled(x, k=2.0, *, shift=0.5):
+        return x * k + shift
+
+    f = mlc.jit(scaled)
+    np.testing.assert_allclose(f(x), x * 2 + 0.5, rtol=1e-6)
+    np.testing.assert_allclose(f(x), x * 2 + 0.5, rtol=1e-6)
+    np.testing.assert_allclose(f(x, np.float32(3.0)), x * 3 + 0.5, rtol=1e-6)
+    np.testing.assert_allclose(f(x, shift=1.0), x * 2 + 1.0, rtol=1e-6)
+    np.testing.assert_allclose(f(x), x * 2 + 0.5, rtol=1e-6)
+    assert len(f._fast) == 1 and f._misses == 3, (f._fast, f._misses)

@@ -114,8 +114,12 @@ class Jitted:
         self._hits = self._misses = 0
         self._last_key = None
         self._compiles = 0
+        # The fast path keys a call by its positional arrays' shapes and dtypes alone: right
+        # when nothing else can vary, i.e. no static or variadic parameters (parameters left
+        # to their defaults are the same constants in every call of the same arity).
         self._fast_ok = not self.static_argnames and all(
-            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            or (p.kind == p.KEYWORD_ONLY and p.default is not p.empty)
             for p in self.signature.parameters.values())
 
     # --- signature --------------------------------------------------------------------
