@@ -296,11 +296,10 @@ class Compiled:
             if not (type(a) is np.ndarray and a.dtype == dtype and a.flags.c_contiguous and a.flags.writeable) \
                     or any(j != i and np.may_share_memory(a, b) for j, b in enumerate(arrays)):
                 arrays[i] = np.array(a, dtype=dtype, order="C")
-        out = self.executable(*arrays)
-        out = list(out) if isinstance(out, tuple) else [out]
-        for k, i in self._aliases:
-            out[k] = arrays[i]
-        return out[0] if len(out) == 1 else tuple(out)
+        # A donated result's out-param is its argument (left unwritten by the code): no
+        # result array is allocated for it.
+        out = self.executable(*arrays, outputs={k: arrays[i] for k, i in self._aliases})
+        return out
 
     def call_arrays(self, arrays):
         """The fast path: positional numpy arrays, exactly the compiled signature's."""

@@ -140,7 +140,10 @@ class Executable:
             array = array.copy(order="C")
         return array
 
-    def __call__(self, *args):
+    def __call__(self, *args, outputs: dict | None = None):
+        """The results of the entry on `args`. `outputs` {k: array} hands result k's out-param
+        in instead of allocating one (a donated result: the code leaves it unwritten and the
+        caller returns the donated argument, see frontend/stages.py)."""
         if len(args) != len(self.inputs):
             raise TypeError(f"{self.signature} takes {len(self.inputs)} arguments, got {len(args)}")
         # The common case, checked inline: a C-contiguous ndarray of the right shape and dtype.
@@ -152,7 +155,11 @@ class Executable:
                                f"that compiled it; this forked child has none of its threads (the call "
                                f"would hang). Compile it again in the child (mlc.jit functions do that "
                                f"by themselves), or start workers with the 'spawn' method.")
-        results = [POOL.empty(s.shape, s.dtype, n) for s, n in zip(self.outputs, self._output_bytes)]
+        if outputs:
+            results = [outputs[k] if k in outputs else POOL.empty(s.shape, s.dtype, n)
+                       for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
+        else:
+            results = [POOL.empty(s.shape, s.dtype, n) for s, n in zip(self.outputs, self._output_bytes)]
         with self._lock:
             for desc, array in zip(self._descriptors, arrays + results):
                 desc.allocated = desc.aligned = data_pointer(array)
