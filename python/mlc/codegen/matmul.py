@@ -371,7 +371,8 @@ class TileMatmul(Pass):
                     epilogue = elementwise_epilogue(op, c)
                     # The thread loop (an scf.forall: M, or every tile with an epilogue)
                     # cannot be peeled: a matmul with a remainder there runs on one thread.
-                    parallel = (threads > 1 and c.mnk >= PARALLEL_MIN_MNK
+                    # (the floor counts every batch's work: the threads share each batch's tiles)
+                    parallel = (threads > 1 and c.mnk * c.size(c.batch) >= PARALLEL_MIN_MNK
                                 and worth_parallel(["parallel"], [tiles, c.mnk // tiles])
                                 and not (peel if epilogue is not None else m in peel))
                     init = op.operands[2].owner if isinstance(op.operands[2].owner, (ir.OpView, ir.Operation)) else None

@@ -47,7 +47,7 @@ def integer_width(t: ir.Type) -> int:
 
 def static_tensor(t: ir.Type, what: str) -> ir.RankedTensorType:
     """`t` as a statically shaped ranked tensor type, or an HloTypeError naming `what`."""
-    if type(t) is ir.RankedTensorType and t in _checked(t.context):
+    if type(t) is ir.RankedTensorType and hash(t) in _checked(t.context):
         return t
     if not isinstance(t, ir.RankedTensorType):
         raise HloTypeError(f"{what} must be a ranked tensor, got {t}")
@@ -62,14 +62,16 @@ def static_tensor(t: ir.Type, what: str) -> ir.RankedTensorType:
     if byte_size(rt) >= MAX_TENSOR_BYTES:
         raise HloTypeError(f"{what} is too large: {t} holds {byte_size(rt)} bytes, more than "
                            f"2^62 (sizes and strides are 64-bit integers)")
-    _checked(rt.context).add(rt)
+    _checked(rt.context).add(hash(rt))
     return rt
 
 
 def _checked(context: ir.Context) -> set:
-    """The tensor types static_tensor accepted in `context` (types are uniqued per context
-    and never freed, so the set lives and dies with it): verifying a module re-checks the
-    same few types thousands of times."""
+    """The tensor types static_tensor accepted in `context`, by hash (a type's hash is its
+    uniqued storage's, unique and stable while the context lives; the types themselves
+    would refer back to the context and keep it alive forever: a cycle Python's collector
+    cannot see through the bindings). Verifying a module re-checks the same few types
+    thousands of times."""
     checked = getattr(context, "_mlc_static_tensors", None)
     if checked is None:
         checked = set()
