@@ -298,8 +298,7 @@ class Compiled:
                 arrays[i] = np.array(a, dtype=dtype, order="C")
         # A donated result's out-param is its argument (left unwritten by the code): no
         # result array is allocated for it.
-        out = self.executable(*arrays, outputs={k: arrays[i] for k, i in self._aliases})
-        return out
+        return self.executable(*arrays, outputs={k: arrays[i] for k, i in self._aliases})
 
     def call_arrays(self, arrays):
         """The fast path: positional numpy arrays, exactly the compiled signature's."""

@@ -155,11 +155,8 @@ class Executable:
                                f"that compiled it; this forked child has none of its threads (the call "
                                f"would hang). Compile it again in the child (mlc.jit functions do that "
                                f"by themselves), or start workers with the 'spawn' method.")
-        if outputs:
-            results = [outputs[k] if k in outputs else POOL.empty(s.shape, s.dtype, n)
-                       for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
-        else:
-            results = [POOL.empty(s.shape, s.dtype, n) for s, n in zip(self.outputs, self._output_bytes)]
+        results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
+                   for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
         with self._lock:
             for desc, array in zip(self._descriptors, arrays + results):
                 desc.allocated = desc.aligned = data_pointer(array)

@@ -18,7 +18,7 @@ from ...dialects.hlo.verify import hlo_ops_in, signature_of
 from ...transforms.pass_base import Pass, PassError, apply_patterns
 from . import (collectives, constant, convolution, dot, elementwise, indexing, reduce,  # noqa: F401
                shape, slicing, sort)  # (importing registers the lowerings)
-from .registry import LOWERINGS, empty
+from .registry import LOWERINGS, cast, empty
 from .loop_fusion import lower_loop_fusion
 from ...transforms.hlo_fuse import FUSION_KIND
 
@@ -42,12 +42,6 @@ class SignlessView:
     location: ir.Location
 
 
-def _cast(value: ir.Value, to: ir.Type) -> ir.Value:
-    if value.type == to:
-        return value
-    return ir.Operation.create("builtin.unrealized_conversion_cast", results=[to], operands=[value]).result
-
-
 def _signless_signature(sig, op) -> "OpSignature":
     return replace(sig, operand_types=[signless(t) for t in sig.operand_types],
                    declared_results=[signless(r.type) for r in op.results],
@@ -62,12 +56,12 @@ def _rewrite_with(lower):
             if all(0 in r.type.shape for r in op.results):
                 # No element to compute: the lowerings' slices of empty tensors would have
                 # offsets past the (zero) size, which tensor's verifier rejects.
-                values = [_cast(empty(signless(r.type)), r.type) for r in op.results]
+                values = [cast(empty(signless(r.type)), r.type) for r in op.results]
             else:
-                view = SignlessView([_cast(v, signless(v.type)) for v in op.operands],
+                view = SignlessView([cast(v, signless(v.type)) for v in op.operands],
                                     [_Result(signless(r.type)) for r in op.results], op.location)
                 values = lower(view, _signless_signature(sig, op))
-                values = [_cast(v, r.type) for v, r in zip(values, op.results)]
+                values = [cast(v, r.type) for v, r in zip(values, op.results)]
         rewriter.replace_op(op, values)
         return True
     pattern.__name__ = lower.__name__

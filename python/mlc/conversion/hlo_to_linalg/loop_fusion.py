@@ -34,7 +34,7 @@ from ...dialects.hlo.ops import OPS
 from ...dialects.hlo.types import is_unsigned, signless
 from ...dialects.hlo.verify import signature_of
 from .elementwise import ELEMENTWISE_OPS
-from .registry import PARALLEL, empty, generic_n, identity_map, projection
+from .registry import PARALLEL, cast, empty, generic_n, identity_map, projection
 from .scalar import SCALAR_OPS, ElementInfo, const
 
 _ELEMENTWISE = frozenset(f"hlo.{name}" for name in ELEMENTWISE_OPS)
@@ -63,14 +63,17 @@ class _Plan:
     """What the generic reads (function arguments through maps) and computes (the ops in
     order, each an emitter or a scalar constant), for a function it can take."""
 
-    def __init__(self, shape: list[int]):
+    def __init__(self, shape: list[int], ret: ir.Operation):
         self.shape = shape
+        self.ret = ret  # the function's return
         self.inputs: list[tuple[ir.Value, ir.AffineMap]] = []  # (argument, map)
-        self.input_of: dict = {}  # (argument, map text) -> input index
-        self.steps: list[tuple] = []  # (op, kind, payload)
+        self.input_of: dict = {}  # (argument, map) -> input index
+        # (op, kind, payload): a constant's value, an input's index, an aliased value, or
+        # for an emitted op the input index of each operand that is an argument (else None)
+        self.steps: list[tuple] = []
 
     def read(self, argument: ir.Value, amap: ir.AffineMap) -> int:
-        key = (argument, str(amap))
+        key = (argument, amap)
         if key not in self.input_of:
             self.input_of[key] = len(self.inputs)
             self.inputs.append((argument, amap))
@@ -88,7 +91,7 @@ def _plan(fn: ir.Operation) -> _Plan | None:
     shape = list(ir.RankedTensorType(returned[0].type).shape)
     if any(list(ir.RankedTensorType(v.type).shape) != shape for v in returned):
         return None
-    rank, plan = len(shape), _Plan(shape)
+    rank, plan = len(shape), _Plan(shape, ops[-1])
     known: set = set()  # values the body computes (as scalars)
     arguments = set(block.arguments)
 
@@ -116,40 +119,33 @@ def _plan(fn: ir.Operation) -> _Plan | None:
             else:
                 return None
         elif op.name in _ELEMENTWISE:
+            reads = []
             for x in op.operands:
                 if x in arguments:
                     if not fits(x):
                         return None
                     xt = ir.RankedTensorType(x.type)
-                    plan.read(x, identity_map(rank) if xt.rank == rank else projection(rank, []))
-                elif x not in known:
+                    reads.append(plan.read(x, identity_map(rank) if xt.rank == rank else projection(rank, [])))
+                elif x in known:
+                    reads.append(None)
+                else:
                     return None
-            plan.steps.append((op, "emit", None))
+            plan.steps.append((op, "emit", reads))
         else:
             return None
         known.add(result)
     return plan
 
 
-def _cast(value: ir.Value, to: ir.Type) -> ir.Value:
-    if value.type == to:
-        return value
-    return ir.Operation.create("builtin.unrealized_conversion_cast", results=[to], operands=[value]).result
-
-
 def _info(op: ir.Operation) -> ElementInfo:
-    """The emitter's ElementInfo: the op's types made signless, its attribute values."""
+    """The emitter's ElementInfo: the op's element types made signless (and which were
+    unsigned), its attribute values (read only for ops that have attributes: most have none)."""
     opdef = OPS[op.name.removeprefix("hlo.")]
-    if not opdef.attributes and not opdef.optional_attributes:  # most ops: no signature to read
-        types = [v.type.element_type for v in op.operands]
-        result = op.results[0].type.element_type
-        return ElementInfo({}, tuple(signless(t) for t in types), signless(result),
-                           unsigned=is_unsigned(types[0]), result_unsigned=is_unsigned(result))
-    from . import _signless_signature  # (the package's: operand/result types made signless)
-    sig = _signless_signature(signature_of(op), op)
-    return ElementInfo(sig.attributes, tuple(t.element_type for t in sig.operand_types),
-                       sig.declared_results[0].element_type, unsigned=sig.operand_unsigned(0),
-                       result_unsigned=sig.result_unsigned())
+    attributes = signature_of(op).attributes if opdef.attributes or opdef.optional_attributes else {}
+    types = [v.type.element_type for v in op.operands]
+    result = op.results[0].type.element_type
+    return ElementInfo(attributes, tuple(signless(t) for t in types), signless(result),
+                       unsigned=is_unsigned(types[0]), result_unsigned=is_unsigned(result))
 
 
 def lower_loop_fusion(fn: ir.Operation) -> bool:
@@ -158,24 +154,14 @@ def lower_loop_fusion(fn: ir.Operation) -> bool:
     plan = _plan(fn)
     if plan is None:
         return False
-    block = fn.regions[0].blocks[0]
-    ret = [op.operation for op in block.operations][-1]
-    rank = len(plan.shape)
+    ret, rank = plan.ret, len(plan.shape)
     infos = {step[0]: _info(step[0]) for step in plan.steps if step[1] == "emit"}
     with ir.InsertionPoint(ret), fn.location:
-        inputs = [_cast(arg, signless(arg.type)) for arg, _ in plan.inputs]
+        inputs = [cast(arg, signless(arg.type)) for arg, _ in plan.inputs]
         outs = [signless(ir.RankedTensorType(v.type)) for v in ret.operands]
 
         def body(*scalars):
             values: dict = {}
-
-            def scalar_of(x: ir.Value) -> ir.Value:
-                if x in values:
-                    return values[x]
-                t = ir.RankedTensorType(x.type)
-                amap = identity_map(rank) if t.rank == rank else projection(rank, [])
-                return scalars[plan.input_of[(x, str(amap))]]
-
             for op, kind, payload in plan.steps:
                 result = op.results[0]
                 with op.location:
@@ -187,12 +173,13 @@ def lower_loop_fusion(fn: ir.Operation) -> bool:
                         values[result] = values[payload]
                     else:
                         name = op.name.removeprefix("hlo.")
-                        values[result] = SCALAR_OPS[name](infos[op], *[scalar_of(x) for x in op.operands])
+                        values[result] = SCALAR_OPS[name](infos[op], *[
+                            values[x] if i is None else scalars[i] for x, i in zip(op.operands, payload)])
             return [values[v] for v in ret.operands]
 
         results = generic_n(inputs, [empty(t) for t in outs], [m for _, m in plan.inputs] +
                             [identity_map(rank)] * len(outs), [PARALLEL] * rank, body)
-        results = [_cast(r, v.type) for r, v in zip(results, ret.operands)]
+        results = [cast(r, v.type) for r, v in zip(results, ret.operands)]
     for i, r in enumerate(results):
         ret.operands[i] = r
     for op, _, _ in reversed(plan.steps):

@@ -29,6 +29,14 @@ def empty(t: ir.RankedTensorType) -> ir.Value:
     return tensor.empty(t.shape, t.element_type)
 
 
+def cast(value: ir.Value, to: ir.Type) -> ir.Value:
+    """`value` as type `to` (an unrealized cast, which mlc-signless removes; none if equal):
+    lowerings compute on signless types, the hlo values around them may be unsigned."""
+    if value.type == to:
+        return value
+    return ir.Operation.create("builtin.unrealized_conversion_cast", results=[to], operands=[value]).result
+
+
 def identity_map(rank: int) -> ir.AffineMap:
     return ir.AffineMap.get_identity(rank)
 

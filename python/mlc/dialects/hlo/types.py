@@ -67,11 +67,11 @@ def static_tensor(t: ir.Type, what: str) -> ir.RankedTensorType:
 
 
 def _checked(context: ir.Context) -> set:
-    """The tensor types static_tensor accepted in `context`, by hash (a type's hash is its
-    uniqued storage's, unique and stable while the context lives; the types themselves
-    would refer back to the context and keep it alive forever: a cycle Python's collector
-    cannot see through the bindings). Verifying a module re-checks the same few types
-    thousands of times."""
+    """The tensor types static_tensor accepted in `context`, by hash: the hash of the type's
+    uniqued storage pointer, stable while the context lives (distinct types share one only
+    by a 64-bit hash collision). Not the types themselves: they refer back to the context,
+    a cycle through the bindings Python's collector cannot see, and kept every context alive.
+    Verifying a module re-checks the same few types thousands of times."""
     checked = getattr(context, "_mlc_static_tensors", None)
     if checked is None:
         checked = set()
