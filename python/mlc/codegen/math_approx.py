@@ -48,6 +48,7 @@ from mlir.dialects import arith, func, math
 
 from ..dialects.hlo.types import element_type_of
 from ..transforms.pass_base import Pass, apply_patterns
+from ..transforms.patterns import producer
 
 _CONTRACT = "#arith.fastmath<contract>"  # lets LLVM fuse a*b+c into one FMA
 
@@ -295,20 +296,12 @@ def _call_helper(needed: dict):
     return pattern
 
 
-def _defining(value: ir.Value, name: str):
-    """The op named `name` that defines `value`, or None."""
-    owner = value.owner
-    if isinstance(owner, (ir.OpView, ir.Operation)) and owner.operation.name == name:
-        return owner.operation
-    return None
-
-
 def _is_one(value: ir.Value) -> bool:
     """`value` is 1.0: an arith.constant (scalar or splat) or a vector.broadcast of one."""
-    broadcast = _defining(value, "vector.broadcast")
+    broadcast = producer(value, "vector.broadcast")
     if broadcast is not None:
         value = broadcast.operands[0]
-    op = _defining(value, "arith.constant")
+    op = producer(value, "arith.constant")
     if op is None:
         return False
     attr = op.attributes["value"]
@@ -323,13 +316,13 @@ def _logistic_operand(div: ir.Operation):
     """x when `div` is 1 / (1 + exp(-x)) (hlo.logistic as hlo-to-linalg writes it), else None."""
     if not _is_one(div.operands[0]):
         return None
-    add = _defining(div.operands[1], "arith.addf")
+    add = producer(div.operands[1], "arith.addf")
     if add is None:
         return None
     for i in (0, 1):
-        exp = _defining(add.operands[i], "math.exp")
+        exp = producer(add.operands[i], "math.exp")
         if exp is not None and _is_one(add.operands[1 - i]):
-            neg = _defining(exp.operands[0], "arith.negf")
+            neg = producer(exp.operands[0], "arith.negf")
             return neg.operands[0] if neg is not None else None
     return None
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from ..transforms.pass_base import Pass
+from ..transforms.patterns import producer
 
 _ALLREDUCE = "MPI_Allreduce"
 _MPI_IN_PLACE = -1  # MPICH's ABI: (void *) -1
@@ -38,16 +39,8 @@ _POINTER_OPS = ("memref.extract_aligned_pointer_as_index", "arith.index_cast", "
                 "arith.constant", "llvm.mlir.constant")
 
 
-def _defining(value: ir.Value, name: str):
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        return None
-    owner = owner.operation if hasattr(owner, "operation") else owner
-    return owner if owner.name == name else None
-
-
 def _constant_int(value: ir.Value) -> int | None:
-    op = _defining(value, "arith.constant") or _defining(value, "llvm.mlir.constant")
+    op = producer(value, "arith.constant") or producer(value, "llvm.mlir.constant")
     if op is None or not isinstance(op.attributes["value"], ir.IntegerAttr):
         return None
     return ir.IntegerAttr(op.attributes["value"]).value
@@ -55,9 +48,9 @@ def _constant_int(value: ir.Value) -> int | None:
 
 def _buffer_of(pointer: ir.Value):
     """%buf if `pointer` is inttoptr(index_cast(extract_aligned_pointer_as_index %buf))."""
-    cast = _defining(pointer, "llvm.inttoptr")
-    index = cast and _defining(cast.operands[0], "arith.index_cast")
-    extract = index and _defining(index.operands[0], "memref.extract_aligned_pointer_as_index")
+    cast = producer(pointer, "llvm.inttoptr")
+    index = cast and producer(cast.operands[0], "arith.index_cast")
+    extract = index and producer(index.operands[0], "memref.extract_aligned_pointer_as_index")
     return extract.operands[0] if extract else None
 
 
@@ -85,8 +78,8 @@ def _copy_before(call: ir.Operation, dst: ir.Value):
 
 def _pointer(buffer: ir.Value, like: ir.Value) -> ir.Value:
     """`like`'s pointer arithmetic, on `buffer` (inserted at the current insertion point)."""
-    cast = _defining(like, "llvm.inttoptr")
-    index = _defining(cast.operands[0], "arith.index_cast")
+    cast = producer(like, "llvm.inttoptr")
+    index = producer(cast.operands[0], "arith.index_cast")
     address = ir.Operation.create("memref.extract_aligned_pointer_as_index",
                                   results=[ir.IndexType.get()], operands=[buffer]).result
     integer = ir.Operation.create("arith.index_cast", results=[index.results[0].type],
@@ -117,7 +110,7 @@ class OutOfPlaceCollectives(Pass):
         module.walk(visit)
         for call in calls:
             send, receive = call.operands[0], call.operands[1]
-            in_place = _defining(send, "llvm.inttoptr")
+            in_place = producer(send, "llvm.inttoptr")
             if in_place is None or _constant_int(in_place.operands[0]) != _MPI_IN_PLACE:
                 continue
             dst = _buffer_of(receive)
