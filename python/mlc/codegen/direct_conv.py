@@ -77,7 +77,7 @@ from mlir.dialects import arith, memref, scf, vector
 
 from ..transforms.pass_base import Pass
 from .blas import _block_ops, _zero_fill_before, compute_type
-from .loops import forall
+from .loops import in_parts
 from .packed_gemm import (Blocking, Operand, _convert, _for, _index, _mul_add, _narrow, _pack,
                           _update_c, _zero, blocking)
 from .target import num_threads, vector_register_bits
@@ -380,10 +380,7 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
                 scf.YieldOp([])
             scf.YieldOp([])
 
-    if parts > 1:
-        forall([parts], lambda ivs: body(ivs[0]))
-    else:
-        body(None)
+    in_parts(parts, body)
     memref.dealloc(wp)
     if emitter is not None:
         emitter.finish()
@@ -654,18 +651,12 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
                 channel_chunks(edge(e, _index(s.ow)))
                 scf.YieldOp([])
 
-        if row_parts > 1:
-            forall([row_parts], lambda ivs: row_body(ivs[0]))
-        else:
-            row_body(None)
+        in_parts(row_parts, row_body)
         if emitter is not None:
             emitter.finish()
         return emitter is not None
 
-    if parts > 1:
-        forall([parts], lambda ivs: body(ivs[0]))
-    else:
-        body(None)
+    in_parts(parts, body)
     if emitter is not None:
         emitter.finish()
     return emitter is not None

@@ -53,3 +53,12 @@ def for_range(lower: ir.Value, upper: ir.Value, step: int, body: Callable[[ir.Va
         terminator = scf.YieldOp([])
     with ir.InsertionPoint(terminator):
         body(loop.induction_variable)
+
+
+def in_parts(parts: int, body: Callable[[object], None]) -> None:
+    """`body(i)` for each of `parts` chunks of a kernel's work: an scf.forall over i when
+    there are several (the threads share them), `body(None)` inline when there is one."""
+    if parts > 1:
+        forall([parts], lambda ivs: body(ivs[0]))
+    else:
+        body(None)

@@ -32,7 +32,7 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
 from ..dialects.hlo.types import element_type_of
-from .loops import forall
+from .loops import in_parts
 
 MARK = "mlc.packed_gemm"  # on the A panel buffer of every packed GEMM (for tests and readers of the IR)
 
@@ -344,7 +344,4 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
         memref.dealloc(ap)
         memref.dealloc(bp)
 
-    if parts > 1:
-        forall([parts], lambda ivs: body(ivs[0]))
-    else:
-        body(None)
+    in_parts(parts, body)
