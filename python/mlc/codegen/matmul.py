@@ -284,18 +284,15 @@ def fold_broadcast_operands(module: ir.Operation) -> None:
 # kernel plus a separate epilogue loop (benchmarks/results/gemm.md, "epilogue" table).
 EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
 
-# The register tiles may be shared between threads from this many multiply-adds (and when
-# parallel.worth_parallel says so). 0: whenever worth_parallel says so, as before. Measured
+# The register tiles may be shared between threads from this many multiply-adds, every
+# batch's counted (and when parallel.worth_parallel says so; 0: whenever it does). Measured
 # (2 shared cores, f32, median of 400 calls, best of 3 rounds): at 2^21 (64x128x256, 128^3)
 # two threads took 126-221 us against 132-163 on one, with or without an epilogue; at 2^22
 # (128x256x128) 173-191 against 260-273. A parallel tile loop also costs about 0.13 s of
 # first-call compile (async-parallel-for outlines two copies of the kernel and a coroutine):
 # 1 << 22 brings the MLP loss of benchmarks/compile_time.py from about 0.30 to 0.17 s CPU.
-# Below 2^22 multiply-adds a tiled matmul runs on one thread: two were no faster at 2^21
-# (126-221 against 132-163 us) and faster from 2^22 (173-191 against 260-273 us), and the
-# parallel copy costs ~0.13 s of compile (an MLP's 64x256x512 layer). (Single-threaded tile
-# loops still end in a copy of the result into the output: tiled loops on tensors do not
-# bufferize in place.)
+# (Single-threaded tile loops still end in a copy of the result into the output: tiled
+# loops on tensors do not bufferize in place.)
 PARALLEL_MIN_MNK = 1 << 22
 
 
@@ -371,7 +368,6 @@ class TileMatmul(Pass):
                     epilogue = elementwise_epilogue(op, c)
                     # The thread loop (an scf.forall: M, or every tile with an epilogue)
                     # cannot be peeled: a matmul with a remainder there runs on one thread.
-                    # (the floor counts every batch's work: the threads share each batch's tiles)
                     parallel = (threads > 1 and c.mnk * c.size(c.batch) >= PARALLEL_MIN_MNK
                                 and worth_parallel(["parallel"], [tiles, c.mnk // tiles])
                                 and not (peel if epilogue is not None else m in peel))
