@@ -81,6 +81,7 @@ from .loops import in_parts
 from .packed_gemm import (Blocking, Operand, _convert, _for, _index, _mul_add, _narrow, _pack,
                           _update_c, _zero, blocking)
 from .target import num_threads, vector_register_bits
+from .views import view_root
 
 MARK = "mlc.direct_conv"  # on the packed weight buffer / the depthwise output stores (for tests and readers)
 OP = "linalg.conv_2d_nhwc_hwcf"
@@ -1241,14 +1242,8 @@ def _erase_writers(writers) -> None:
             loop.erase()
 
 
-def _root(value: ir.Value) -> ir.Value:
-    """The buffer a view chain (subview, cast) starts from."""
-    while True:
-        owner = value.owner
-        op = owner.operation if isinstance(owner, (ir.OpView, ir.Operation)) else None
-        if op is None or op.name not in ("memref.subview", "memref.cast"):
-            return value
-        value = op.operands[0]
+# The views a fill's target is followed through to its buffer (not reshapes).
+_SUBVIEW_OR_CAST = frozenset({"memref.subview", "memref.cast"})
 
 
 def _is_fill(op) -> bool:
@@ -1273,7 +1268,7 @@ def _drop_zero_fills(function, conv) -> None:
     def visit(op):
         if op == conv:
             return ir.WalkResult.INTERRUPT
-        if _is_fill(op) and _root(op.operands[len(op.operands) - 1]) == target:
+        if _is_fill(op) and view_root(op.operands[len(op.operands) - 1], _SUBVIEW_OR_CAST) == target:
             fills.append(op)
         return ir.WalkResult.ADVANCE
 

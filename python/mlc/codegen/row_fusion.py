@@ -43,6 +43,7 @@ from ..transforms.pass_base import Pass
 from .contraction import match_contraction
 from .parallel import worth_parallel
 from .target import num_threads
+from .views import view_root
 
 TAG = "mlc.row_fusion"
 MIN_ROWS = 2
@@ -111,17 +112,6 @@ def _rows(entries) -> int | None:
     return rows.pop() if len(rows) == 1 else None
 
 
-def _root(value: ir.Value) -> ir.Value:
-    """The buffer a view-of-a-view chain starts from (for 'was it written in the group')."""
-    while isinstance(value.owner, ir.Operation) or hasattr(value.owner, "operation"):
-        owner = value.owner.operation if hasattr(value.owner, "operation") else value.owner
-        if owner.name in _VIEWS:
-            value = owner.operands[0]
-        else:
-            break
-    return value
-
-
 def _keeps_rows(op) -> bool:
     """A view whose row r is its source's row r: a reshape that leaves dimension 0 alone, or
     a subview that takes all of dimension 0."""
@@ -172,8 +162,8 @@ def _groups(block) -> list[_Group]:
         # buffer the group writes, or a write to a buffer the group reads whole (read
         # before, in program order), ends the group.
         conflict = current is not None and (
-            any(not indexed and _root(v) in current.written for v, out, indexed in entries)
-            or any(out and _root(v) in current.read_whole for v, out, _ in entries))
+            any(not indexed and view_root(v, _VIEWS) in current.written for v, out, indexed in entries)
+            or any(out and view_root(v, _VIEWS) in current.read_whole for v, out, _ in entries))
         if current is None or rows != current.rows or conflict:
             close()
             current = _Group(rows, [], set(), set(), [])
@@ -182,8 +172,8 @@ def _groups(block) -> list[_Group]:
         pending = []
         current.kernels.append(op)
         current.span.append(op)
-        current.written.update(_root(v) for v, out, _ in entries if out)
-        current.read_whole.update(_root(v) for v, out, indexed in entries
+        current.written.update(view_root(v, _VIEWS) for v, out, _ in entries if out)
+        current.read_whole.update(view_root(v, _VIEWS) for v, out, indexed in entries
                                   if not indexed and isinstance(v.type, ir.MemRefType))
     close()
     return groups

@@ -52,6 +52,7 @@ from .parallel import MIN_PARALLEL_ITERATIONS, chunk_size, worth_parallel
 from .row_fusion import TAG as ROW_FUSION_TAG
 from .target import num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
+from .views import view_root
 
 _TAG = "mlc.vectorize"
 
@@ -1072,12 +1073,12 @@ def _invariant_in_loop(scalar: ir.Value, op) -> bool:
     load = scalar.owner.operation
     if load.name != "memref.load" or any(_defined_inside(v, loop) for v in load.operands):
         return False
-    source = _view_root(load.operands[0])
+    source = view_root(load.operands[0])
     written = []
 
     def visit(inner):
         if inner.name in ("memref.store", "vector.store", "vector.transfer_write"):
-            written.append(_view_root(inner.operands[1]))
+            written.append(view_root(inner.operands[1]))
         return ir.WalkResult.ADVANCE
 
     loop.walk(visit)
@@ -1119,18 +1120,6 @@ def _defined_inside(value: ir.Value, loop: ir.Operation) -> bool:
     return False
 
 
-def _view_root(value: ir.Value) -> ir.Value:
-    """The buffer a chain of reshapes and subviews starts from."""
-    while True:
-        owner = value.owner
-        if isinstance(owner, ir.Block):
-            return value
-        owner = owner.operation if hasattr(owner, "operation") else owner
-        if owner.name not in ("memref.expand_shape", "memref.collapse_shape", "memref.subview", "memref.cast"):
-            return value
-        value = owner.operands[0]
-
-
 def _is_stack(value: ir.Value) -> bool:
     owner = value.owner
     return not isinstance(owner, ir.Block) and owner.operation.name == "memref.alloca"
@@ -1152,7 +1141,7 @@ def streamed_row_kernels(module: ir.Operation, llc_bytes: int) -> tuple[list, li
         loop.walk(visit)
         roots: dict = {}
         for view in subviews:
-            root = _view_root(view.operands[0])
+            root = view_root(view.operands[0])
             if not _is_stack(root) and isinstance(root.type, ir.MemRefType) and root.type.has_static_shape:
                 roots.setdefault(root, []).append(view)
         moved = sum(_bytes(root.type) for root in roots)
