@@ -114,13 +114,18 @@ def lower(module: ir.Module, stage: str = "llvm", source_name: str = "<input>",
 
 @dataclass
 class Compilation:
-    """What compile_module produced: the executable, the options it was built with, and the
-    text of each stage when they were kept (none on a cache hit)."""
+    """What compile_module produced: the executable, the options it was built with, and a
+    copy of the module after each stage when they were kept (none on a cache hit)."""
 
     executable: Executable
     options: CompileOptions
-    stage_texts: dict[str, str] = field(default_factory=dict)
+    stage_modules: dict[str, ir.Operation] = field(default_factory=dict)
     cache_hit: bool = False
+
+    def stage_text(self, stage: str) -> str:
+        """The IR after `stage`, printed now (printing is ~30x the cost of the copy: the
+        call path and most compiles never print)."""
+        return self.stage_modules[stage].get_asm()
 
 
 _DUMP_COUNTER = itertools.count(1)
@@ -132,8 +137,8 @@ def compile_module(module: ir.Module, entry: str = "main", options: CompileOptio
                    fields: dict[str, str] | None = None, verified: bool = False) -> Compilation:
     """Compiles `module` (lowered in place) with the persistent cache in front.
 
-    keep_stages: False keeps no stage texts, None keeps them when the pipeline runs (not on
-    a cache hit), True always (no cache lookup: the stages must be ones that ran).
+    keep_stages: False keeps no stages, None keeps them when the pipeline runs (not on a
+    cache hit), True always (no cache lookup: the stages must be ones that ran).
     MLC_DUMP_DIR writes them as `<dump_name>.<stage>.mlir` (and skips the lookup too).
     fields: the cache key's fields of a module the caller looked up already (a miss).
     verified: `module` passed hlo-verify already (see run_stages)."""
@@ -150,29 +155,30 @@ def compile_module(module: ir.Module, entry: str = "main", options: CompileOptio
             executable = cache.load(fields)
             if executable is not None:
                 return Compilation(executable, options, cache_hit=True)
-    texts: dict[str, str] = {}
-    record = (lambda stage, m: texts.__setitem__(stage, m.operation.get_asm())) if keep else None
+    kept: dict[str, ir.Operation] = {}
+    record = (lambda stage, m: kept.__setitem__(stage, m.operation.clone())) if keep else None
     run_stages(module, options, "llvm", source_name, record, verified)
     executable = Executable.from_engine(module, entry, inputs, outputs, opt_level=options.opt_level,
                                         enable_pic=cache is not None)
     if cache is not None:
         cache.store(fields, executable)
+    compilation = Compilation(executable, options, kept)
     if dump_dir is not None:
-        _dump(dump_dir, dump_name or f"{_safe(entry)}.{next(_DUMP_COUNTER)}", texts)
-    return Compilation(executable, options, texts)
+        _dump(dump_dir, dump_name or f"{_safe(entry)}.{next(_DUMP_COUNTER)}", compilation)
+    return compilation
 
 
 def _safe(name: str) -> str:
     return re.sub(r"[^\w.-]", "_", name)
 
 
-def _dump(directory: str, name: str, texts: dict[str, str]) -> None:
+def _dump(directory: str, name: str, compilation: Compilation) -> None:
     from .pipelines import STAGE_NAMES
     os.makedirs(directory, exist_ok=True)
     for stage in STAGE_NAMES:
-        if stage in texts:
+        if stage in compilation.stage_modules:
             with open(os.path.join(directory, f"{name}.{stage}.mlir"), "w") as f:
-                f.write(texts[stage])
+                f.write(compilation.stage_text(stage))
 
 
 def parse_input(module_or_text, source_name: str = "<input>") -> ir.Module:

@@ -135,7 +135,7 @@ def _compile_conv(x_spec, w_spec, **attrs):
             def main(a, b):
                 return hlo.convolution(a, b, **attrs)
         compiled = compile_module(module, keep_stages=True, use_cache=False)
-        return compiled.executable, compiled.stage_texts["codegen"]
+        return compiled.executable, compiled.stage_text("codegen")
 
 
 DIRECT_TOLERANCE = {np.dtype(np.float16): 4e-3, np.dtype(np.float32): 2e-6, np.dtype(np.float64): 1e-14}

@@ -221,7 +221,8 @@ class Compiled:
         self.executable = compilation.executable
         self.options = compilation.options
         self.cache_hit = compilation.cache_hit
-        self._texts = {(stage, False): text for stage, text in compilation.stage_texts.items()}
+        self._compilation = compilation  # its stage copies, printed when asked (as_text)
+        self._texts: dict[tuple[str, bool], str] = {}
         self._single = lowered.out_structure == ("*",)
         self._analysis = None
         # (result leaf, argument leaf) pairs of jit's donate_argnums: see _run.
@@ -234,7 +235,11 @@ class Compiled:
         _check(stage)
         key = (stage, debug_info)
         if key not in self._texts:
-            self._record_stages(debug_info)
+            kept = self._compilation.stage_modules
+            if not debug_info and stage in kept and owned_by_this_thread(kept[stage].context):
+                self._texts[key] = self._compilation.stage_text(stage)
+            else:
+                self._record_stages(debug_info)
         return self._texts[key]
 
     def _record_stages(self, debug_info: bool) -> None:
