@@ -149,6 +149,9 @@ def llvm_passes() -> list[Pass]:
         LoopAnnotations(),
         # Each body compiled once: no copy per JIT wrapper (LLVM's codegen is most of a compile).
         LlvmLinkage(),
+        # Declarations nothing calls go (the async lowering declares its whole runtime API):
+        # what stays declared is what the code links to (executable.describe).
+        Upstream("symbol-dce"),
     ]
 
 

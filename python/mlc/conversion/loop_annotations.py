@@ -28,10 +28,15 @@ class LoopAnnotations(Pass):
     name = "mlc-loop-annotations"
 
     def run(self, module: ir.Operation) -> None:
-        def visit(op):
-            if op.name in ("llvm.br", "llvm.cond_br") and ANNOTATION in op.attributes:
-                op.attributes["loop_annotation"] = op.attributes[ANNOTATION]
-                del op.attributes[ANNOTATION]
-            return ir.WalkResult.ADVANCE
-
-        module.walk(visit)
+        # Branches end blocks, and LLVM-dialect functions are flat CFGs: only each block's
+        # last op is looked at (a walk visiting every op cost ~20 ms on a training step).
+        for function in module.regions[0].blocks[0].operations:
+            for region in function.regions:
+                for block in region.blocks:
+                    ops = block.operations
+                    if not len(ops):
+                        continue
+                    op = ops[len(ops) - 1].operation
+                    if op.name in ("llvm.br", "llvm.cond_br") and ANNOTATION in op.attributes:
+                        op.attributes["loop_annotation"] = op.attributes[ANNOTATION]
+                        del op.attributes[ANNOTATION]

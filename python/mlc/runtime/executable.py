@@ -174,6 +174,8 @@ class ModuleInfo:
 
 
 def describe(llvm_module: ir.Module, entry: str) -> ModuleInfo:
+    """Read off the module's top level: the `llvm` stage ends with symbol-dce, so every
+    function it still declares is one its code calls (or takes the address of)."""
     scratch, declared = None, set()
     for op in llvm_module.body.operations:
         attrs = op.operation.attributes
@@ -184,16 +186,5 @@ def describe(llvm_module: ir.Module, entry: str) -> ModuleInfo:
             scratch = ir.IntegerAttr(attrs[SCRATCH_ATTR]).value
         if not len(op.regions[0].blocks):
             declared.add(name)
-    # Only declarations something calls: the async lowering declares its whole runtime
-    # API even in code that runs no parallel loop, and unused declarations link to nothing.
-    used = set()
-
-    def visit(op):
-        for attr in ("callee", "global_name"):
-            if attr in op.attributes:
-                used.add(ir.FlatSymbolRefAttr(op.attributes[attr]).value)
-        return ir.WalkResult.ADVANCE
-
-    llvm_module.operation.walk(visit)
-    externals = tuple(sorted(declared & used))
+    externals = tuple(sorted(declared))
     return ModuleInfo(scratch, PARALLEL_SYMBOL in externals, externals)
