@@ -211,6 +211,14 @@ def b_attention(L):
     return f
 
 
+def b_attention_core(L):
+    def f(q, k, v):
+        """softmax(q k^T / sqrt(d)) v over (heads, S, d), no mask: issue 14's attention row."""
+        scores = (q @ k.swapaxes(-1, -2)) * (1.0 / math.sqrt(q.shape[-1]))
+        return L.nn.softmax(scores, axis=-1) @ v
+    return f
+
+
 def b_decoder(L):
     def f(x, g1, c1, wqkv, wo, g2, c2, w1, b1, w2, b2):
         x = x + attention(L, layer_norm(L, x, g1, c1), wqkv, wo, heads=8, causal=True)
@@ -362,6 +370,12 @@ def blocks() -> list[Block]:
         Block("attention", f"causal MHA, B={B} S={S} D={D} 8 heads, qkv + out proj", b_attention,
               lambda r: [_n(r, B, S, D), _n(r, D, 3 * D, scale=D ** -0.5), _n(r, D, D, scale=D ** -0.5)],
               2 * B * S * D * 4 * D + 4 * B * S * S * D),
+        Block("attention_core", "softmax(q k^T / 8) v, q k v (8, 512, 64), no mask", b_attention_core,
+              lambda r: [_n(r, 8, 512, 64), _n(r, 8, 512, 64), _n(r, 8, 512, 64)],
+              4 * 8 * 512 * 512 * 64),
+        Block("mlp_block_768", "pre-LN MLP, tanh-GELU, x (512,768), W1 (768,3072), W2 (3072,768)",
+              b_mlp_block, lambda r: [_n(r, 512, 768), *_ln_params(r, 768), *_mlp_params(r, 768, 3072)],
+              4 * 512 * 768 * 3072),
         Block("decoder_block", f"GPT-style decoder: LN-attn-LN-MLP, B={B} S=128 D={D} 8 heads", b_decoder,
               lambda r: [_n(r, B, 128, D), *_ln_params(r, D), _n(r, D, 3 * D, scale=D ** -0.5),
                          _n(r, D, D, scale=D ** -0.5), *_ln_params(r, D), *_mlp_params(r, D, H)],
