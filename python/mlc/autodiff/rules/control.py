@@ -26,6 +26,7 @@ from mlir import ir
 from mlir.dialects import scf, tensor
 
 from ...dialects import hlo
+from ...transforms.patterns import producer
 from ..errors import DifferentiationError
 from ..registry import jvp_rule, reads_operand, vjp_rule
 from ..regions import block_ops, clone_ops, composed, free_values
@@ -139,14 +140,6 @@ def _constant_int(value: ir.Value) -> int | None:
     return int(np.array(ir.DenseIntElementsAttr(attr)).reshape(()))
 
 
-def _defining(value: ir.Value, name: str):
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        return None
-    owner = owner.operation
-    return owner if owner.name == name else None
-
-
 def trip_count(op: ir.Operation) -> int | None:
     """N when the loop is `for (k = a; k < b; k += s)` on a carry k with constants a, b, s > 0
     (fori_loop and scan build exactly that), else None."""
@@ -155,8 +148,8 @@ def trip_count(op: ir.Operation) -> int | None:
     _, yielded = block_ops(after)
     if list(condition.operands)[1:] != list(before.arguments):
         return None
-    extract = _defining(condition.operands[0], "tensor.extract")
-    compare = extract and _defining(extract.operands[0], "hlo.compare")
+    extract = producer(condition.operands[0], "tensor.extract")
+    compare = extract and producer(extract.operands[0], "hlo.compare")
     if compare is None or ir.StringAttr(compare.attributes["comparison_direction"]).value != "LT":
         return None
     counter, bound = compare.operands
@@ -164,7 +157,7 @@ def trip_count(op: ir.Operation) -> int | None:
         return None
     k = list(before.arguments).index(counter)
     upper, lower = _constant_int(bound), _constant_int(op.operands[k])
-    step_op = _defining(yielded.operands[k], "hlo.add")
+    step_op = producer(yielded.operands[k], "hlo.add")
     if upper is None or lower is None or step_op is None:
         return None
     lhs, rhs = step_op.operands
