@@ -3,6 +3,7 @@ from MLC (mlc-blas) and numpy's matmul (the same OpenBLAS), f32 and f64, square 
 shapes, one and two threads. Writes benchmarks/results/gemm.md; blas.py's rule cites it.
 
     python benchmarks/gemm.py [--quick] [--repeat N]
+    python benchmarks/gemm.py --small-m [--repeat N]   # only the small-M section of gemm.md
 
 Each thread count runs in its own process (OpenBLAS reads OPENBLAS_NUM_THREADS when it is
 loaded). With one thread the three versions are timed interleaved, call by call, so a load
@@ -13,6 +14,11 @@ OpenBLAS by best wall time and by median process CPU time per call (for one thre
 CPU time does not count the time other processes held the core: the steadiest number on a
 shared machine). Each thread count runs `--repeat` times (default 3) in fresh processes and
 every column is the median over those runs.
+
+`--small-m` times the skinny shapes of recurrent cells and small-batch dense layers (M from
+4 to 256 rows against K x N weights; blas.FEW_ROWS comes from it) and rewrites only
+its own section of gemm.md: per-call medians of wall and process CPU time, one and two
+threads, each repeat a fresh process per thread count, the thread counts alternating.
 """
 
 from __future__ import annotations
@@ -86,6 +92,122 @@ def measure(threads: int, quick: bool) -> list[dict]:
     return rows
 
 
+SMALL_M = [4, 8, 12, 16, 24, 32, 48, 64, 128, 256]
+SMALL_M_KN = [(256, 1536), (512, 1536), (256, 4096), (512, 512), (1024, 1024), (768, 3072), (3072, 768),
+              (512, 2048)]
+SMALL_M_TITLE = "## Small M: the packed kernel or OpenBLAS for few rows"
+
+
+def small_m(threads: int) -> list[dict]:
+    """f32 x[M, K] @ w[K, N] over SMALL_M x SMALL_M_KN: MLC's packed kernel, MLC's OpenBLAS
+    call (MIN_MNK lowered to 1) and numpy.matmul; per version the median wall and process
+    CPU seconds per call. One thread: the versions interleaved call by call. Two: in
+    batches, rotating which goes first, each after a pause (OpenBLAS's helper thread spins
+    on a core after a call and would slow whatever runs next)."""
+    import numpy as np
+
+    import mlc
+    import mlc.codegen.blas as blas
+    from mlc import CompileOptions
+
+    blas.MIN_MNK = 1
+    blas.PACKED_MIN_MNK = 0  # the packed kernel even where register tiles would take it
+    rng = np.random.default_rng(0)
+    rows = []
+    for k, n in SMALL_M_KN:
+        w = rng.standard_normal((k, n)).astype(np.float32)
+        for m in SMALL_M:
+            x = rng.standard_normal((m, k)).astype(np.float32)
+            fns = {"own": mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, threads=threads)),
+                   "mlc_blas": mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=True, threads=threads)),
+                   "numpy": np.matmul}
+            for f in fns.values():
+                f(x, w)
+            start = time.perf_counter()
+            fns["numpy"](x, w)
+            # ~0.25 s of calls per version, 15..61 of them
+            calls = max(15, min(61, int(0.25 / max(time.perf_counter() - start, 1e-6))))
+            wall = {name: [] for name in fns}
+            cpu = {name: [] for name in fns}
+
+            def timed(name):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                fns[name](x, w)
+                cpu[name].append(time.process_time() - start_cpu)
+                wall[name].append(time.perf_counter() - start)
+
+            names = list(fns)
+            if threads == 1:
+                for _ in range(calls):
+                    for name in names:
+                        timed(name)
+            else:
+                for batch in range(2):
+                    for name in names[batch:] + names[:batch]:
+                        time.sleep(0.2)
+                        fns[name](x, w)
+                        for _ in range((calls + 1) // 2):
+                            timed(name)
+            row = {"m": m, "k": k, "n": n, "threads": threads, "calls": calls}
+            for name in names:
+                row[name] = statistics.median(wall[name]) * 1e6
+                row[name + "_best"] = min(wall[name]) * 1e6
+                row[name + "_cpu"] = statistics.median(cpu[name]) * 1e6
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return rows
+
+
+def small_m_report(repeats: int) -> None:
+    """Runs small_m in fresh processes (`repeats` per thread count, alternating) and writes
+    the medians as the small-M section of gemm.md, keeping the rest of the file."""
+    runs = {1: [], 2: []}
+    for _ in range(repeats):
+        for threads in (1, 2):
+            env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), MLC_NUM_THREADS=str(threads), MLC_CACHE="0")
+            out = subprocess.run([sys.executable, __file__, "--small-m-child"], env=env, capture_output=True,
+                                 text=True, check=True).stdout
+            runs[threads].append([json.loads(line) for line in out.splitlines() if line.startswith("{")])
+            print(out, end="", flush=True)  # the raw rows, for the record
+            print(f"threads {threads}: run {len(runs[threads])} of {repeats} done", flush=True)
+    load = os.getloadavg()
+    lines = [SMALL_M_TITLE, "",
+             f"`python benchmarks/gemm.py --small-m --repeat {repeats}`: f32 x[M, K] @ w[K, N], microseconds per "
+             f"call, the median over the calls of a run, then the median of {repeats} runs (fresh processes, "
+             "the thread counts alternating); 1-minute load average "
+             f"{load[0]:.1f} at the end. `own` = MLC's packed GEMM, `blas` = MLC's OpenBLAS call, `numpy` = "
+             "numpy.matmul. One thread: median wall and process CPU time. Two threads (each version in "
+             "batches after a pause): the best wall time (the least disturbed call: with another "
+             "process on the machine OpenBLAS's two threads often lost a whole scheduler slice, 8-16 ms, "
+             "per call) and the ratio of medians; CPU time there counts the helper threads' spinning. "
+             "`own/blas` < 1: the packed kernel is faster.", "",
+             "| M | K x N | 1T own | 1T blas | 1T numpy | 1T own/blas wall | 1T own/blas CPU "
+             "| 2T own best | 2T blas best | 2T numpy best | 2T own/blas best | 2T own/blas median |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    def med(results, key):
+        return statistics.median(r[key] for r in results)
+    for one, two in zip(zip(*runs[1]), zip(*runs[2])):
+        r = one[0]
+        o1, b1, n1 = med(one, "own"), med(one, "mlc_blas"), med(one, "numpy")
+        oc, bc = med(one, "own_cpu"), med(one, "mlc_blas_cpu")
+        o2, b2, n2 = med(two, "own_best"), med(two, "mlc_blas_best"), med(two, "numpy_best")
+        lines.append(f"| {r['m']} | {r['k']} x {r['n']} | {o1:.0f} | {b1:.0f} | {n1:.0f} | {o1 / b1:.2f} | "
+                     f"{oc / bc:.2f} | {o2:.0f} | {b2:.0f} | {n2:.0f} | {o2 / b2:.2f} | "
+                     f"{med(two, 'own') / med(two, 'mlc_blas'):.2f} |")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "gemm.md")
+    text = open(path).read() if os.path.exists(path) else ""
+    section = "\n".join(lines) + "\n"
+    if SMALL_M_TITLE in text:  # replace our section up to the next heading of its level
+        head, rest = text.split(SMALL_M_TITLE, 1)
+        tail = rest.split("\n## ", 1)
+        text = head + section + ("\n## " + tail[1] if len(tail) > 1 else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    with open(path, "w") as f:
+        f.write(text)
+    print(section)
+
+
 def tiled_vs_packed() -> list[dict]:
     """Small f32 matmuls, one thread, BLAS off: mlc-tile-matmul's register tiles against the
     packed kernel (blas.PACKED_MIN_MNK forced either way); median process CPU time of 10
@@ -154,11 +276,17 @@ def main() -> None:
     if "--child" in sys.argv:
         measure(int(os.environ["MLC_NUM_THREADS"]), quick)
         return
+    if "--small-m-child" in sys.argv:
+        small_m(int(os.environ["MLC_NUM_THREADS"]))
+        return
+    repeats = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
+    if "--small-m" in sys.argv:
+        small_m_report(repeats)
+        return
     if "--small" in sys.argv:
         tiled_vs_packed()
         epilogue()
         return
-    repeats = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
     rows = []
     for threads in (1, 2):
         env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), MLC_NUM_THREADS=str(threads), MLC_CACHE="0")
@@ -206,6 +334,9 @@ def main() -> None:
     lines += [f"| {r['m']} x {r['k']} x {r['n']} | {r['tiled']:.1f} | {r['packed']:.1f} |" for r in small
               if "epilogue" in r]
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "gemm.md")
+    previous = open(path).read() if os.path.exists(path) else ""
+    if SMALL_M_TITLE in previous:  # --small-m's section is measured separately: keep it
+        lines += ["", SMALL_M_TITLE + previous.split(SMALL_M_TITLE, 1)[1].rstrip("\n")]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -322,7 +322,8 @@ def test_register_tile_remainders_layouts(layout, shape):
 
 def test_the_rule():
     """Operator selection (blas.strategy, measured in benchmarks/results/gemm.md): f32/f64
-    of at least 2^25 multiply-adds to OpenBLAS; below that, integers, and everything with
+    of at least 2^25 multiply-adds (or of at most 8 rows and 2^22: test_blas_rule_thresholds)
+    to OpenBLAS; below that, integers, and everything with
     BLAS off to the packed kernel; below 2^22 (up to 128^3) to mlc-tile-matmul's register
     tiles, whether or not the tile divides the extents (not f16)."""
     big = np.ones((256, 512), np.float32), np.ones((512, 256), np.float32)
@@ -347,6 +348,48 @@ def test_the_rule():
     assert MARK in text
     half = np.ones((16, 16), np.float16)  # f16 always packed: only the packed kernel sums in f32
     assert MARK in codegen(lambda x, y: x @ y, half, half, options=CompileOptions(blas=True))
+
+
+def _contraction(m, k, n, element):
+    """A plain row-major C[m, n] += A[m, k] B[k, n], as match_contraction builds it."""
+    return contraction.Contraction(m=(0,), n=(1,), k=(2,), batch=(), extents=(m, n, k), lhs_dims=(0, 2),
+                                   rhs_dims=(2, 1), out_dims=(0, 1), element_type=element)
+
+
+@pytest.mark.parametrize("m, k, n, want", [
+    (256, 512, 256, True), (256, 511, 256, False),  # MIN_MNK = 2^25 exactly, and one K less
+    (64, 512, 1536, True), (64, 256, 1536, False),  # gru_cell's h @ Wh (2^25.6) and x @ Wx (2^24.6)
+    (8, 1024, 512, True), (8, 1023, 512, False),  # FEW_ROWS: from PACKED_MIN_MNK = 2^22 ...
+    (1, 4096, 1024, True), (8, 768, 3072, True),
+    (9, 1024, 1024, False), (16, 1024, 1024, False),  # ... only up to 8 rows
+    (32, 1024, 1024, True),  # 2^25: the size rule again
+])
+def test_blas_rule_thresholds(m, k, n, want):
+    """blas.blas_rule on each side of MIN_MNK and of FEW_ROWS x PACKED_MIN_MNK (the
+    measurements: gemm.md's small-M section), for f32 and f64; never integers or f16."""
+    from mlir import ir
+    with ir.Context():
+        for element in (ir.F32Type.get(), ir.F64Type.get()):
+            assert blas.blas_rule(_contraction(m, k, n, element)) is want, (m, k, n, element)
+        for element in (ir.IntegerType.get_signless(32), ir.F16Type.get()):
+            assert not blas.blas_rule(_contraction(m, k, n, element))
+        # An explicit floor (mlc-blas min-mnk=...) replaces MIN_MNK only.
+        assert blas.blas_rule(_contraction(m, k, n, ir.F32Type.get()), min_mnk=1)
+
+
+def test_few_rows_compile_to_a_call():
+    """End to end: 8 rows x 1024 x 1024 (2^23) call OpenBLAS, 9 rows stay on the packed
+    kernel, and with BLAS off so do 8."""
+    w = np.ones((1024, 1024), np.float32)
+    text = codegen(lambda x, y: x @ y, np.ones((8, 1024), np.float32), w, options=CompileOptions(blas=True))
+    assert "scipy_cblas_sgemm64_" in text and MARK not in text
+    text = codegen(lambda x, y: x @ y, np.ones((9, 1024), np.float32), w, options=CompileOptions(blas=True))
+    assert "scipy_cblas" not in text and MARK in text
+    text = codegen(lambda x, y: x @ y, np.ones((8, 1024), np.float32), w, options=CompileOptions(blas=False))
+    assert "scipy_cblas" not in text and MARK in text
+    x = RNG.standard_normal((8, 1024)).astype(np.float32)
+    w = RNG.standard_normal((1024, 1024)).astype(np.float32)
+    close(mlc.jit(lambda x, y: x @ y)(x, w), x @ w, 1024)
 
 
 def reference_conv_nhwc(x, w, stride, padding, dilation):

@@ -18,12 +18,28 @@ f32, f64, i8/i16/i32 -> i32, i64).
 The rule (`strategy`), from benchmarks/results/gemm.md (median of 3 runs of interleaved
 rounds against OpenBLAS called the same way; a shared machine):
   - "blas": f32/f64, BLAS on (CompileOptions.blas / MLC_BLAS) and the library found, and
-    M*N*K >= MIN_MNK = 2^25 (e.g. 256 x 256 x 512, 32 x 1024 x 1024). Above it the packed
-    kernel measured 0.85-1.21x OpenBLAS on one thread and 0.81-1.23x on two (512^3 to
-    2048^3 square, skinny shapes): there BLAS stays, the reference implementation and a
-    little faster on skinny M and on f64; below it the packed kernel was faster (1.2x at
-    64^3, 1.7x at 128^3, 3.5x at 256^3: no library call, no thread start-up, no per-call
-    buffer set-up), so it takes them.
+    M*N*K >= MIN_MNK = 2^25 (e.g. 256 x 256 x 512, 32 x 1024 x 1024), or at most
+    FEW_ROWS = 8 rows and M*N*K >= PACKED_MIN_MNK = 2^22 (where the packed kernel would run
+    them; 8 x 1024 x 512). Above MIN_MNK the packed kernel measured 0.85-1.21x OpenBLAS
+    on one thread and 0.81-1.23x on two (512^3 to 2048^3 square, skinny shapes): there
+    BLAS stays, the reference implementation and a little faster on skinny M and on f64;
+    below it the packed kernel was faster (1.2x at 64^3, 1.7x at 128^3, 3.5x at 256^3: no
+    library call, no thread start-up, no per-call buffer set-up), so it takes them.
+    Few rows, from the small-M section of gemm.md (`--small-m`: M = 4..256 against eight
+    K x N weights from 512 x 512 to 3072 x 768, f32, medians of 3 runs): up to 8 rows
+    OpenBLAS was faster than the packed kernel for every weight, on one thread 1.10-1.68x
+    at M = 4 and 1.35-1.71x at M = 8 (process CPU time), on two 1.68-2.94x at M = 8 (best
+    wall): the kernel's 6-row register tile leaves rows idle (8 = 6 + 2) and packing the
+    K x N panel of B is paid for a few rows only. From 12 rows on no threshold holds for
+    every weight: OpenBLAS 1.01-1.39x ahead up to M = 64 on seven of the eight, but on
+    256 x 1536 the packed kernel takes 0.36-0.74 of its time (M = 12..64; 0.88-0.89 at
+    128, 256), and from M = 128 they are within 0.88-1.09x. So the size rule stays there:
+    the corpus's gru_cell (64 x 256 x 1536 packed: 0.71 of OpenBLAS's time; 64 x 512 x
+    1536 OpenBLAS: the packed kernel 1.04x slower) is chosen right on one thread (the
+    block 4.10 ms, 4.27 all packed, numpy 4.50; medians of 150 interleaved calls). On two
+    threads its medians flip between runs (2.99-5.22 ms by the rule, 2.94-4.29 all packed,
+    back-to-back batches on an idle host): OpenBLAS's threads and MLC's share two cores
+    (process CPU 6.8-9.4 ms by the rule against 4.4-5.7), which no shape rule fixes.
   - "tiled": below PACKED_MIN_MNK = 2^22 (up to 128^3) when mlc-tile-matmul's register
     tile fits (contraction.register_tile): the tile divides the extents, or leaves one
     smaller tile at the end of M (any rows) and of N (a power of two of columns:
@@ -283,6 +299,7 @@ def _block_ops(op) -> list:
 
 MIN_MNK = 1 << 25  # 256 x 256 x 512: below, the packed kernel was faster than the call
 PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when the tile fits
+FEW_ROWS = 8  # up to this many rows, OpenBLAS from PACKED_MIN_MNK: the 6-row tiles and B's packing pay for little
 
 
 def blas_available() -> bool:
@@ -295,10 +312,14 @@ def blas_available() -> bool:
 
 
 def blas_rule(c: Contraction, min_mnk: int = 0) -> bool:
-    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds
-    (module docstring: the measurements behind MIN_MNK)."""
-    return (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM
-            and c.mnk >= (min_mnk or MIN_MNK))
+    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds, or
+    of at most FEW_ROWS rows and at least PACKED_MIN_MNK (module docstring: the
+    measurements behind MIN_MNK and FEW_ROWS)."""
+    if not (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM):
+        return False
+    if c.mnk >= (min_mnk or MIN_MNK):
+        return True
+    return c.size(c.m) <= FEW_ROWS and c.mnk >= PACKED_MIN_MNK
 
 
 def compute_type(element: ir.Type) -> ir.Type | None:
