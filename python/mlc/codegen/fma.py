@@ -24,22 +24,38 @@ from ..transforms.pass_base import Pass, apply_patterns
 from .target import cpu_flags
 
 
-def _contracting_product(value: ir.Value):
+def _contracting_product(value: ir.Value, contracts: dict):
+    """The arith.mulf computing `value`, if it has the contract flag and no other use.
+    `contracts`: fastmath attribute -> whether it allows contraction, for this run (the
+    flag's spelling is read once per distinct attribute, not once per op)."""
+    if type(value) is ir.BlockArgument:  # (values come downcast: no owner to read)
+        return None
     owner = value.owner
     op = owner.operation if isinstance(owner, (ir.OpView, ir.Operation)) else None
-    if op is None or op.name != "arith.mulf" or len(list(value.uses)) != 1:
+    if op is None or op.name != "arith.mulf":
         return None
-    if "fastmath" not in op.attributes or "contract" not in str(op.attributes["fastmath"]):
+    attributes = op.attributes
+    if "fastmath" not in attributes:
+        return None
+    flags = attributes["fastmath"]
+    contract = contracts.get(flags)
+    if contract is None:
+        contract = contracts[flags] = "contract" in str(flags)
+    if not contract:
+        return None
+    uses = iter(value.uses)
+    if next(uses, None) is None or next(uses, None) is not None:  # exactly one use
         return None
     return op
 
 
-def fuse_multiply_add(op, rewriter):
+def fuse_multiply_add(op, rewriter, contracts: dict | None = None):
     """addf(acc, mulf(a, b) [contract]) -> fma(a, b, acc), on vectors."""
     if not isinstance(op.results[0].type, ir.VectorType):
         return None
+    contracts = {} if contracts is None else contracts
     for product_index in (1, 0):
-        product = _contracting_product(op.operands[product_index])
+        product = _contracting_product(op.operands[product_index], contracts)
         if product is not None:
             acc = op.operands[1 - product_index]
             with rewriter.ip, op.location:
@@ -61,4 +77,8 @@ class FuseMultiplyAdd(Pass):
 
     def run(self, module: ir.Operation) -> None:
         if self.force or "fma" in cpu_flags():
-            apply_patterns(module, {"arith.addf": [fuse_multiply_add]})
+            contracts: dict = {}
+
+            def fuse(op, rewriter):
+                return fuse_multiply_add(op, rewriter, contracts)
+            apply_patterns(module, {"arith.addf": [fuse]})

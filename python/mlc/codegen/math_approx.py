@@ -261,12 +261,13 @@ def _approximate(kind: str, x: ir.Value, needed: dict) -> ir.Value | None:
     """The call of the f32 helper for `kind` on x (f16 x: extended, the result truncated),
     noting the helper in `needed`; None for other types."""
     t = x.type
-    if not (_is_f32(t) or _is_narrow(t)):
+    f32 = _is_f32(t)
+    if not (f32 or _is_narrow(t)):
         return None
-    wide = _as_f32(t)
+    wide = t if f32 else _as_f32(t)
     name = helper_name(kind, wide)
     needed.setdefault(name, (kind, wide))
-    if wide == t:
+    if f32:
         return _call(name, x)
     return arith.truncf(t, _call(name, arith.extf(wide, x)))
 

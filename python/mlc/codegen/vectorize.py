@@ -177,12 +177,12 @@ def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
     if not _maps_are_contiguous(op, innermost) or not _body_is_vectorizable(op, reduction):
         return None
     extent = _loop_extent(op, types, innermost)
-    if extent is None or 0 in _loop_extents(op, types, rank):
+    extents = _loop_extents(op, types, rank) if extent is not None else None
+    if extent is None or 0 in extents:
         return None  # an empty loop: nothing to vectorize (upstream's tiler asserts on one)
     # The narrowest element sets the length: 16 f32 loads are two registers (an f64
     # accumulator of the same 16 lanes then takes four).
     lanes = register_bits * _REGISTERS_PER_VECTOR // min(bits)
-    extents = _loop_extents(op, types, rank)
     parallel_tile = 0
     if threads > 1 and worth_parallel(iterators, extents):
         parallel_tile = 1 if rank > 1 else chunk_size(extent, lanes, threads)
@@ -523,10 +523,15 @@ def row_plan(op, register_bits: int, threads: int = 1, llc_bytes: int | None = N
             return None  # a strided row: the scalar loops (or upstream's vectorizer) take it
         if k >= len(types) - outputs and innermost not in dims:
             return None
-    body = _Body(op)
-    if not body.ok:
-        return None
-    bits = [_bits(t.element_type) for t in types + body.loaded]
+    # (only a body that loads can fail the row emitter or read more: most kernels skip the
+    # classification of every body op)
+    loaded = []
+    if _LOAD in names:
+        body = _Body(op)
+        if not body.ok:
+            return None
+        loaded = body.loaded
+    bits = [_bits(t.element_type) for t in types + loaded]
     if None in bits:
         return None
     extents = _loop_extents(op, types, rank)
@@ -537,7 +542,7 @@ def row_plan(op, register_bits: int, threads: int = 1, llc_bytes: int | None = N
         total *= e
     written = sum(_bytes(t) for t in types[len(types) - outputs:])
     read = sum(_bytes(t) for t in types[:len(types) - outputs])
-    read += sum(min(_bytes(t), total * _bits(t.element_type) // 8) for t in body.loaded)
+    read += sum(min(_bytes(t), total * _bits(t.element_type) // 8) for t in loaded)
     llc = llc_bytes or last_level_cache_bytes()
     streams = stream or read + written >= _STREAMING_CACHE_FACTOR * llc
     lanes = register_bits * _REGISTERS_PER_VECTOR // min(bits)
@@ -966,7 +971,8 @@ class Vectorize(Pass):
         for dialect in ("arith", "memref", "scf", "vector", "llvm"):  # the ops emit_rows creates
             module.context.get_dialect_descriptor(dialect)
         tilings: list[Tiling] = []
-        streamed, fenced = streamed_row_kernels(module, self.cache_bytes or last_level_cache_bytes())
+        llc_bytes = self.cache_bytes or last_level_cache_bytes()  # (read once, not per kernel)
+        streamed, fenced = streamed_row_kernels(module, llc_bytes)
         for op in _generics(module):
             # A kernel inside a loop already shared between threads (a row-fusion scf.forall)
             # gets no parallel loop of its own: a task waiting on nested tasks holds its
@@ -977,7 +983,7 @@ class Vectorize(Pass):
                 plan = row_plan(op, register_bits, 1, None, stream=True)
                 if plan is not None:
                     plan = replace(plan, fence=False)
-            plan = (plan or row_plan(op, register_bits, kernel_threads, self.cache_bytes or None)
+            plan = (plan or row_plan(op, register_bits, kernel_threads, llc_bytes)
                     or row_reduction_plan(op, register_bits, kernel_threads))
             if plan is not None:
                 emit_rows(op, plan)

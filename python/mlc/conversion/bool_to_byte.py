@@ -28,11 +28,11 @@ def _is_i1(t: ir.Type) -> bool:
 
 def _byte_tensor(t: ir.Type) -> ir.Type | None:
     """tensor<...xi1> -> tensor<...xi8>, memref<...xi1> -> memref<...xi8>; else None."""
-    i8 = ir.IntegerType.get_signless(8)
     if isinstance(t, ir.RankedTensorType) and _is_i1(t.element_type):
-        return ir.RankedTensorType.get(t.shape, i8)
+        return ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(8))
     if isinstance(t, ir.MemRefType) and _is_i1(t.element_type):
-        return ir.MemRefType.get(t.shape, i8, layout=t.layout, memory_space=t.memory_space)
+        return ir.MemRefType.get(t.shape, ir.IntegerType.get_signless(8), layout=t.layout,
+                                 memory_space=t.memory_space)
     return None
 
 
@@ -142,13 +142,15 @@ class BoolToByte(Pass):
     name = "mlc-bool-to-byte"
 
     def run(self, module: ir.Operation) -> None:
-        for op in all_ops(module):
-            if op.name == "arith.constant" and _byte_tensor(op.results[0].type) is not None:
+        ops = all_ops(module)  # (walked once: retyping changes no op, only types)
+        for op in ops:
+            name = op.name
+            if name == "arith.constant" and _byte_tensor(op.results[0].type) is not None:
                 _replace_bool_constant(op)
-            elif op.name == "memref.global" and _byte_tensor(op.attributes["type"].value):
+            elif name == "memref.global" and _byte_tensor(op.attributes["type"].value):
                 raise PassError("i1 memref globals are not supported; run mlc-bool-to-byte "
                                 "before bufferization", op.location)
-        ops = retype_everything(module, _byte_tensor)
+        retype_everything(module, _byte_tensor, ops)
         for op in ops:
             if op.name.startswith("linalg.") and len(op.regions) and len(op.regions[0].blocks):
                 _extend_scalar_operands(op)

@@ -23,7 +23,10 @@ def retype_values(op: ir.Operation, convert: TypeConversion) -> None:
         new = convert(result.type)
         if new is not None:
             result.set_type(new)
-    for region in op.regions:
+    regions = op.regions
+    if not len(regions):  # (most ops: scalar arith in kernel bodies)
+        return
+    for region in regions:
         for block in region.blocks:
             for arg in block.arguments:
                 new = convert(arg.type)
@@ -39,9 +42,12 @@ def retype_function(op: ir.Operation, convert: TypeConversion) -> None:
     op.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
 
 
-def retype_everything(root: ir.Operation, convert: TypeConversion) -> list[ir.Operation]:
-    """Retypes every value and function signature under `root`; returns the ops walked."""
-    ops = all_ops(root)
+def retype_everything(root: ir.Operation, convert: TypeConversion,
+                      ops: list[ir.Operation] | None = None) -> list[ir.Operation]:
+    """Retypes every value and function signature under `root`; returns the ops walked.
+    `ops`: all_ops(root), when the caller walked it already."""
+    if ops is None:
+        ops = all_ops(root)
     for op in ops:
         retype_values(op, convert)
         if op.name == "func.func":

@@ -35,7 +35,11 @@ def _inner(op: ir.Operation, ops: list, args: list) -> None:
         for block in region.blocks:
             args.extend(block.arguments)
             for inner in block.operations:
-                _inner(inner.operation, ops, args)
+                inner = inner.operation
+                if len(inner.regions):
+                    _inner(inner, ops, args)
+                else:  # (most ops: no call, no regions to walk)
+                    ops.append(inner)
 
 
 def _passable(t: ir.Type) -> bool:
@@ -44,13 +48,15 @@ def _passable(t: ir.Type) -> bool:
 
 
 def _owner_op(value: ir.Value):
+    if type(value) is ir.BlockArgument:  # (values come downcast: no owner to read)
+        return None
     owner = value.owner
     return owner.operation if isinstance(owner, (ir.OpView, ir.Operation)) else None
 
 
 @dataclass
 class _Run:
-    ops: list
+    ops: list  # (top-level op, the values it reads from outside, its nested ops)
     size: int = 0
 
 
@@ -95,7 +101,7 @@ def _runs(block: ir.Block, budget: int) -> list[_Run]:
         if current is None or current.size + size > budget:
             current = _Run([])
             runs.append(current)
-        current.ops.append((op, found[1]))
+        current.ops.append((op, found[1], found[0]))
         current.size += size
     return runs
 
@@ -103,7 +109,7 @@ def _runs(block: ir.Block, budget: int) -> list[_Run]:
 def _outline(run: _Run, name: str, caller) -> None:
     inputs, constants = [], []
     seen = set()
-    for _, captured in run.ops:
+    for _, captured, _ in run.ops:
         for v in captured:
             if v in seen:
                 continue
@@ -125,11 +131,9 @@ def _outline(run: _Run, name: str, caller) -> None:
     for c in constants:
         clone = _owner_op(c).clone(ip=ir.InsertionPoint(ret))
         remap[c] = clone.results[0]
-    for op, _ in run.ops:
+    for op, _, _ in run.ops:
         op.move_before(ret)
-    for op, _ in run.ops:
-        ops, args = [], []
-        _inner(op, ops, args)
+    for _, _, ops in run.ops:  # (moving keeps the nested ops _candidate listed)
         for o in ops:
             for i, v in enumerate(o.operands):
                 if v in remap:

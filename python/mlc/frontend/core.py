@@ -9,26 +9,44 @@ mean of integers, exp of an integer) are float32 and int32.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from mlir import ir
 
 from ..dialects import hlo
-from ..dtypes import mlir_element_name
+from ..dtypes import mlir_element_name, numpy_dtype
 from .promotion import join
-from .tracing import Tracer, emit
+from .tracing import Tracer, active_trace, current_trace, emit
 
 DEFAULT_FLOAT = np.dtype(np.float32)
 DEFAULT_INT = np.dtype(np.int32)
 
 
+# MLIR element type spelling -> its builder in the current context (parsing the spelling
+# cost as much as the rest of building a splat constant).
+_ELEMENT_TYPES = {"f16": ir.F16Type.get, "bf16": ir.BF16Type.get, "f32": ir.F32Type.get,
+                  "f64": ir.F64Type.get,
+                  **{f"i{w}": (lambda w=w: ir.IntegerType.get_signless(w)) for w in (1, 8, 16, 32, 64)},
+                  **{f"ui{w}": (lambda w=w: ir.IntegerType.get_unsigned(w)) for w in (8, 16, 32, 64)}}
+
+
 def element_type(dtype) -> ir.Type:
-    return ir.Type.parse(mlir_element_name(dtype))
+    name = mlir_element_name(dtype)
+    build = _ELEMENT_TYPES.get(name)
+    return build() if build is not None else ir.Type.parse(name)
+
+
+def _shape_and_dtype(value: ir.Value) -> tuple[tuple, np.dtype]:
+    t = value.type  # (types come downcast: no cast for a ranked tensor)
+    if type(t) is not ir.RankedTensorType:
+        t = ir.RankedTensorType(t)
+    return tuple(t.shape), numpy_dtype(t.element_type)
 
 
 def wrap(value: ir.Value, weak: bool = False) -> Tracer:
-    from ..dtypes import numpy_dtype
-    t = ir.RankedTensorType(value.type)
-    return Tracer(value, tuple(t.shape), numpy_dtype(t.element_type), weak)
+    shape, dtype = _shape_and_dtype(value)
+    return Tracer(value, shape, dtype, weak)
 
 
 def constant(value, dtype=None, weak: bool = False) -> Tracer:
@@ -145,22 +163,32 @@ def promote(*xs, to=None) -> list[Tracer]:
     arrays = [None if _is_python_scalar(x) else asarray(x) for x in xs]
     arrays = [x if x is None or x.dtype == dtype else astype(x, dtype) for x in arrays]
     shape = _broadcast_shape([x for x in arrays if x is not None])
-    return [Tracer(x.value, x.shape, x.dtype, weak) for x in
-            (splat(v, dtype, shape) if x is None else broadcast_to(x, shape) for v, x in zip(xs, arrays))]
+    promoted, trace = [], active_trace()
+    for v, x in zip(xs, arrays):
+        x = splat(v, dtype, shape) if x is None else broadcast_to(x, shape)
+        # A Tracer is never changed: one of this trace that is already right is passed on
+        # as it is (another's raises in `value`, as before).
+        promoted.append(x if x.weak == weak and x.belongs_to(trace) else Tracer(x.value, x.shape, x.dtype, weak))
+    return promoted
 
 
 def splat(value, dtype: np.dtype, shape: tuple) -> Tracer:
     """The Python scalar `value` as a weakly typed `dtype` array of `shape`: one splat
     hlo.constant (what constant + broadcast_in_dim simplify to, built directly)."""
-    array = np.asarray(value, dtype=dtype)  # numpy's range checks: uint8 + 300 raises
-    et = element_type(dtype)
-    if dtype.kind == "f":
-        scalar = ir.FloatAttr.get(et, float(array))
-    elif -2 ** 63 <= int(array) < 2 ** 63:  # IntegerAttr.get takes an int64
-        scalar = ir.IntegerAttr.get(et, int(array))
-    else:
-        return broadcast_to(constant(array, weak=True), shape)
-    attr = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get(list(shape), et), scalar)
+    # (the sign tells -0.0 from 0.0, equal as keys)
+    key = (value, type(value), math.copysign(1.0, value) if isinstance(value, float) else 0, dtype, shape)
+    splats = current_trace().splats
+    attr = splats.get(key)
+    if attr is None:
+        array = np.asarray(value, dtype=dtype)  # numpy's range checks: uint8 + 300 raises
+        et = element_type(dtype)
+        if dtype.kind == "f":
+            scalar = ir.FloatAttr.get(et, float(array))
+        elif -2 ** 63 <= int(array) < 2 ** 63:  # IntegerAttr.get takes an int64
+            scalar = ir.IntegerAttr.get(et, int(array))
+        else:
+            return broadcast_to(constant(array, weak=True), shape)
+        attr = splats[key] = ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get(list(shape), et), scalar)
     return Tracer(emit(hlo.constant, attr), shape, dtype, True)
 
 
@@ -174,5 +202,5 @@ def elementwise(build, *xs, to=None, float_only: bool = False, result_dtype_=Non
     if float_only:
         xs = [to_float(x) for x in xs]
     value = emit(build, *[x.value for x in xs])
-    out = wrap(value)
-    return Tracer(out.value, out.shape, out.dtype, all(x.weak for x in xs) and result_dtype_ is None)
+    shape, dtype = _shape_and_dtype(value)
+    return Tracer(value, shape, dtype, all(x.weak for x in xs) and result_dtype_ is None)

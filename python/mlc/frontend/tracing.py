@@ -40,6 +40,9 @@ class TraceContext:
     module: ir.Module
     context: ir.Context
     locations: dict = field(default_factory=dict)
+    # Splat attributes of Python scalars by (value, its type, sign, dtype, shape) (core.splat):
+    # a graph multiplies by the same few scalars over and over.
+    splats: dict = field(default_factory=dict)
 
     def user_location(self) -> ir.Location:
         """The first frame outside MLC's own code: the user's line, as file:line:col."""
@@ -70,6 +73,11 @@ def current_trace() -> TraceContext:
 
 def tracing_active() -> bool:
     return getattr(_state, "trace", None) is not None
+
+
+def active_trace() -> TraceContext | None:
+    """The current trace of this thread, or None."""
+    return getattr(_state, "trace", None)
 
 
 class tracing:
@@ -130,6 +138,10 @@ class Tracer:
                 f"here. It escaped the function being traced (a global, a closure or a list kept "
                 f"after jit returned); pass it as an argument or return it instead.")
         return self._value
+
+    def belongs_to(self, trace: TraceContext | None) -> bool:
+        """Whether this Tracer was made in `trace` (so `value` may be read there)."""
+        return self._trace is trace
 
     @property
     def ndim(self) -> int:

@@ -24,9 +24,10 @@ def dead_code_elimination(root: ir.Operation) -> int:
         for block in region.blocks:
             # Reverse order: a dead user goes first, which can make its operands dead too.
             for op in reversed([o.operation for o in block.operations]):
-                removed += dead_code_elimination(op.operation)
+                if len(op.regions):
+                    removed += dead_code_elimination(op)
                 if is_pure(op) and unused(op):
-                    op.operation.erase()
+                    op.erase()
                     removed += 1
     return removed
 

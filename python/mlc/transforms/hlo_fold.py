@@ -240,14 +240,22 @@ def _has_numpy_types(op) -> bool:
     return all(str(ir.RankedTensorType(t).element_type) in NUMPY_TO_MLIR.values() for t in types)
 
 
+def _reads_only_constants(op) -> bool:
+    for v in op.operands:
+        if type(v) is ir.BlockArgument:  # (values come downcast: no owner to read)
+            return False
+        owner = v.owner
+        if not isinstance(owner, ir.Operation | ir.OpView) or owner.name != "hlo.constant":
+            return False
+    return True
+
+
 def fold_op(op, size_limit: int) -> bool:
     """Replaces `op` by a constant if it can be folded; returns whether it was."""
     name = op.name.removeprefix("hlo.")
     evaluator = EVALUATORS.get(name)
     # Cheapest test first: most ops of a real graph read a non-constant.
-    if evaluator is None or len(op.results) != 1 or not all(
-            isinstance(v.owner, ir.Operation | ir.OpView) and v.owner.name == "hlo.constant"
-            for v in op.operands) or not _has_numpy_types(op):
+    if evaluator is None or not _reads_only_constants(op) or len(op.results) != 1 or not _has_numpy_types(op):
         return False
     result_type = ir.RankedTensorType(op.results[0].type)
     if np.prod(result_type.shape, dtype=np.int64) > size_limit:
@@ -274,9 +282,11 @@ def fold_constants(root: ir.Operation, size_limit: int) -> int:
     for region in root.regions:
         for block in region.blocks:
             for op in [o.operation for o in block.operations]:
-                folded += fold_constants(op.operation, size_limit)
-                if op.name.startswith("hlo.") and op.name != "hlo.constant":
-                    folded += fold_op(op.operation, size_limit)
+                if len(op.regions):
+                    folded += fold_constants(op, size_limit)
+                name = op.name
+                if name.startswith("hlo.") and name != "hlo.constant":
+                    folded += fold_op(op, size_limit)
     return folded
 
 

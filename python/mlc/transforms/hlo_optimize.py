@@ -38,8 +38,13 @@ class HloOptimize(HloGraphPass):
     def run(self, module: ir.Operation) -> None:
         self.check_input(module)
         simplify = HloSimplify(fast_math=self.fast_math, verify_input=False)
-        for _ in range(self.max_iterations):
+        for round_ in range(self.max_iterations):
             changes = simplify.rewrite(module)
+            if round_ and not changes:
+                # The round before left nothing to fold, merge or erase (each of those
+                # walks runs to its own fixed point, and cse and dce create no work for
+                # fold, cse or dce): only a simplification could have, and none happened.
+                break
             changes += fold_constants(module, self.size_limit)
             changes += common_subexpressions(module, {})
             changes += dead_code_elimination(module)

@@ -9,6 +9,7 @@ pass is given `fast-math`.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Callable
 
@@ -50,12 +51,18 @@ def apply_rewrite_patterns(module: ir.Operation, patterns: list[Pattern], ctx: P
     """Runs the patterns greedily to a fixed point; returns how many rewrites happened."""
     count = [0]
 
-    def adapt(p: Pattern):
+    # One upstream pattern per root name tries that root's patterns in registration order,
+    # as the driver would try them one by one (equal benefits keep their order): one call
+    # from C++ and one entry of the insertion point and location per op, not one per pattern.
+    def adapt(fns: list):
         def rewrite_with(op, rewriter):
             with rewriter.ip, op.location:
-                values = p.fn(op, ctx)
-            if values is None:
-                return None
+                for fn in fns:
+                    values = fn(op, ctx)
+                    if values is not None:
+                        break
+                else:
+                    return None
             rewriter.replace_op(op, list(values))
             count[0] += 1
             return True
@@ -64,15 +71,34 @@ def apply_rewrite_patterns(module: ir.Operation, patterns: list[Pattern], ctx: P
     by_root: dict[str, list] = {}
     for p in patterns:
         if ctx.fast_math or not p.fast_math:
-            by_root.setdefault(p.root, []).append(adapt(p))
-    apply_patterns(module, by_root, max_iterations=10)
+            by_root.setdefault(p.root, []).append(p.fn)
+    _run.facts = ({}, {})
+    try:
+        apply_patterns(module, {root: [adapt(fns)] for root, fns in by_root.items()}, max_iterations=10)
+    finally:
+        _run.facts = None
     return count[0]
+
+
+# Facts the queries read again and again during one run of the patterns, by the uniqued
+# attribute or type they come from (a splat's value, whether a tensor type is float): a
+# graph repeats a few constants and types thousands of times. Per thread and per run: the
+# keys refer to the run's context, which the cache must not keep alive.
+_run = threading.local()
+
+
+def _facts(kind: int) -> dict | None:
+    """The run's facts of one kind (0: splat values by attribute, 1: is-float by type)."""
+    facts = getattr(_run, "facts", None)
+    return facts[kind] if facts is not None else None
 
 
 # --- queries -----------------------------------------------------------------------------
 
 def producer(value: ir.Value, name: str | None = None):
     """The op defining `value` (None for block arguments), if its name is `name`."""
+    if type(value) is ir.BlockArgument:  # (values come downcast: a cheap test first)
+        return None
     owner = value.owner
     if not isinstance(owner, (ir.OpView, ir.Operation)):
         return None
@@ -112,9 +138,18 @@ def _scalar(attr):
 def splat(value: ir.Value):
     """The single value of a splat hlo.constant (a Python number), else None."""
     op = producer(value, "hlo.constant")
-    if op is None or not op.attributes["value"].is_splat:
+    if op is None:
         return None
-    return _scalar(op.attributes["value"].get_splat_value())
+    attr = op.attributes["value"]
+    facts = _facts(0)
+    if facts is not None:
+        found = facts.get(attr, facts)  # (the dict itself: not there yet; None is a fact)
+        if found is not facts:
+            return found
+    found = _scalar(attr.get_splat_value()) if attr.is_splat else None
+    if facts is not None:
+        facts[attr] = found
+    return found
 
 
 def is_splat_of(value: ir.Value, number) -> bool:
@@ -130,11 +165,20 @@ def is_splat_of(value: ir.Value, number) -> bool:
 
 
 def element_type(value: ir.Value) -> ir.Type:
-    return ir.RankedTensorType(value.type).element_type
+    t = value.type  # (types come downcast: no cast for a ranked tensor)
+    return (t if type(t) is ir.RankedTensorType else ir.RankedTensorType(t)).element_type
 
 
 def is_float_value(value: ir.Value) -> bool:
-    return isinstance(element_type(value), ir.FloatType)
+    t = value.type
+    facts = _facts(1)
+    found = facts.get(t) if facts is not None else None
+    if found is None:
+        found = isinstance((t if type(t) is ir.RankedTensorType else ir.RankedTensorType(t)).element_type,
+                           ir.FloatType)
+        if facts is not None:
+            facts[t] = found
+    return found
 
 
 def attrs(op):

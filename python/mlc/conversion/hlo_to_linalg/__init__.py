@@ -88,10 +88,11 @@ class HloToLinalg(Pass):
         if errors:
             raise PassError(errors[0][1], errors[0][0])
         # Loop fusions of elementwise ops: one generic each, built at once (loop_fusion.py).
+        known: dict = {}  # (their ops' element infos, shared across fusions)
         for op in module.regions[0].blocks[0].operations:
             if op.operation.name == "func.func" and FUSION_KIND in op.attributes and \
                     ir.StringAttr(op.attributes[FUSION_KIND]).value == "loop":
-                lower_loop_fusion(op.operation)
+                lower_loop_fusion(op.operation, known)
         patterns = {f"hlo.{name}": [_rewrite_with(fn)] for name, fn in LOWERINGS.items()}
         apply_patterns(module, patterns)
         left = hlo_ops_in(module)

@@ -68,8 +68,9 @@ class _Plan:
         self.ret = ret  # the function's return
         self.inputs: list[tuple[ir.Value, ir.AffineMap]] = []  # (argument, map)
         self.input_of: dict = {}  # (argument, map) -> input index
-        # (op, kind, payload): a constant's value, an input's index, an aliased value, or
-        # for an emitted op the input index of each operand that is an argument (else None)
+        # (op, kind, payload, result, operands): a constant's value, an input's index, an
+        # aliased value, or for an emitted op the input index of each operand that is an
+        # argument (else None); op's result, and for an emitted op its operands (read once)
         self.steps: list[tuple] = []
 
     def read(self, argument: ir.Value, amap: ir.AffineMap) -> int:
@@ -100,27 +101,32 @@ def _plan(fn: ir.Operation) -> _Plan | None:
         return isinstance(t, ir.RankedTensorType) and (t.rank == 0 or list(t.shape) == shape)
 
     for op in ops[:-1]:
-        if len(op.results) != 1 or len(op.regions) or not fits(op.results[0]):
+        results = op.results
+        if len(results) != 1 or len(op.regions):
             return None
-        result = op.results[0]
-        if op.name == "hlo.constant":
+        result = results[0]
+        if not fits(result):
+            return None
+        name = op.name
+        if name == "hlo.constant":
             value = _splat_value(op.attributes["value"])
             if value is None:
                 return None
-            plan.steps.append((op, "constant", value))
-        elif op.name == "hlo.broadcast_in_dim":
+            plan.steps.append((op, "constant", value, result, None))
+        elif name == "hlo.broadcast_in_dim":
             (x,) = op.operands
             xt = ir.RankedTensorType(x.type)
             if x in known and xt.rank == 0:
-                plan.steps.append((op, "alias", x))
+                plan.steps.append((op, "alias", x, result, None))
             elif x in arguments and ir.RankedTensorType(result.type).rank == rank:
                 dims = list(ir.DenseI64ArrayAttr(op.attributes["broadcast_dimensions"]))
-                plan.steps.append((op, "input", plan.read(x, _broadcast_map(xt, shape, dims))))
+                plan.steps.append((op, "input", plan.read(x, _broadcast_map(xt, shape, dims)), result, None))
             else:
                 return None
-        elif op.name in _ELEMENTWISE:
+        elif name in _ELEMENTWISE:
             reads = []
-            for x in op.operands:
+            operands = list(op.operands)
+            for x in operands:
                 if x in arguments:
                     if not fits(x):
                         return None
@@ -130,40 +136,56 @@ def _plan(fn: ir.Operation) -> _Plan | None:
                     reads.append(None)
                 else:
                     return None
-            plan.steps.append((op, "emit", reads))
+            plan.steps.append((op, "emit", reads, result, operands))
         else:
             return None
         known.add(result)
     return plan
 
 
-def _info(op: ir.Operation) -> ElementInfo:
+def _info(op: ir.Operation, known: dict | None = None) -> ElementInfo:
     """The emitter's ElementInfo: the op's element types made signless (and which were
-    unsigned), its attribute values (read only for ops that have attributes: most have none)."""
-    opdef = OPS[op.name.removeprefix("hlo.")]
-    attributes = signature_of(op).attributes if opdef.attributes or opdef.optional_attributes else {}
-    types = [v.type.element_type for v in op.operands]
-    result = op.results[0].type.element_type
-    return ElementInfo(attributes, tuple(signless(t) for t in types), signless(result),
+    unsigned), its attribute values (read only for ops that have attributes: most have none).
+    `known`: infos of attribute-free ops by name and types, shared by the ops of a graph
+    that repeat them (ElementInfo is immutable)."""
+    name = op.name
+    opdef = OPS[name.removeprefix("hlo.")]
+    has_attributes = bool(opdef.attributes or opdef.optional_attributes)
+    operand_types = [v.type for v in op.operands]
+    result_type = op.results[0].type
+    key = None
+    if known is not None and not has_attributes:
+        key = (name, result_type, *operand_types)
+        found = known.get(key)
+        if found is not None:
+            return found
+    attributes = signature_of(op).attributes if has_attributes else {}
+    types = [t.element_type for t in operand_types]
+    result = result_type.element_type
+    info = ElementInfo(attributes, tuple(signless(t) for t in types), signless(result),
                        unsigned=is_unsigned(types[0]), result_unsigned=is_unsigned(result))
+    if key is not None:
+        known[key] = info
+    return info
 
 
-def lower_loop_fusion(fn: ir.Operation) -> bool:
+def lower_loop_fusion(fn: ir.Operation, known: dict | None = None) -> bool:
     """Lowers the loop fusion `fn` to one linalg.generic if every op fits (module
-    docstring); False (and `fn` untouched) otherwise."""
+    docstring); False (and `fn` untouched) otherwise. `known`: see _info (a dict the
+    caller keeps across the fusions of one module)."""
     plan = _plan(fn)
     if plan is None:
         return False
     ret, rank = plan.ret, len(plan.shape)
-    infos = {step[0]: _info(step[0]) for step in plan.steps if step[1] == "emit"}
+    known = {} if known is None else known
+    infos = {step[0]: _info(step[0], known) for step in plan.steps if step[1] == "emit"}
     with ir.InsertionPoint(ret), fn.location:
         inputs = [cast(arg, signless(arg.type)) for arg, _ in plan.inputs]
         outs = [signless(ir.RankedTensorType(v.type)) for v in ret.operands]
 
         def body(*scalars):
             values: dict = {}
-            for op, kind, payload in plan.steps:
-                result = op.results[0]
+            for op, kind, payload, result, operands in plan.steps:
                 with op.location:
                     if kind == "constant":
                         values[result] = const(signless(ir.RankedTensorType(result.type)).element_type, payload)
@@ -174,7 +196,7 @@ def lower_loop_fusion(fn: ir.Operation) -> bool:
                     else:
                         name = op.name.removeprefix("hlo.")
                         values[result] = SCALAR_OPS[name](infos[op], *[
-                            values[x] if i is None else scalars[i] for x, i in zip(op.operands, payload)])
+                            values[x] if i is None else scalars[i] for x, i in zip(operands, payload)])
             return [values[v] for v in ret.operands]
 
         results = generic_n(inputs, [empty(t) for t in outs], [m for _, m in plan.inputs] +
@@ -182,6 +204,6 @@ def lower_loop_fusion(fn: ir.Operation) -> bool:
         results = [cast(r, v.type) for r, v in zip(results, ret.operands)]
     for i, r in enumerate(results):
         ret.operands[i] = r
-    for op, _, _ in reversed(plan.steps):
+    for op, *_ in reversed(plan.steps):
         op.erase()
     return True

@@ -50,14 +50,25 @@ def _to_attribute(kind: str, value) -> ir.Attribute:
 
 def _build(name: str, operands: Sequence[ir.Value], attrs: dict, result_type=None) -> ir.Value:
     opdef = OPS[name]
-    attrs = {k: v for k, v in attrs.items() if v is not None}
-    sig = OpSignature(name, [static_tensor(v.type, f"operand #{i}") for i, v in enumerate(operands)],
-                      attrs, [result_type] if result_type is not None else None)
+    if attrs:
+        attrs = {k: v for k, v in attrs.items() if v is not None}
+    sig = OpSignature(name, _operand_types(operands), attrs, [result_type] if result_type is not None else None)
     result_types = RULES[name](sig)
-    ir_attrs = {k: _to_attribute(opdef.attribute_kind(k), v) for k, v in attrs.items()}
+    ir_attrs = {k: _to_attribute(opdef.attribute_kind(k), v) for k, v in attrs.items()} if attrs else {}
     op = ir.Operation.create(opdef.full_name, results=result_types, operands=list(operands),
                              attributes=ir_attrs)
     return op.result
+
+
+def _operand_types(operands) -> list[ir.RankedTensorType]:
+    types = []
+    for v in operands:
+        try:
+            types.append(static_tensor(v.type, ""))
+        except HloTypeError:  # again, naming the operand (the name is built only for an error)
+            static_tensor(v.type, f"operand #{len(types)}")
+            raise
+    return types
 
 
 def constant(value, element_type: ir.Type | None = None) -> ir.Value:

@@ -114,12 +114,61 @@ def verify_hlo(root: ir.Operation) -> list[tuple[ir.Location, str]]:
     """Every hlo op under `root` that breaks its rule, and every function signature MLC
     cannot compile, as (location, message) pairs."""
     errors = _function_type_errors(root)
+    verified = _verified(root.context)
     for op in hlo_ops_in(root):
-        if op.name.removeprefix("hlo.") not in OPS:
+        opdef = OPS.get(op.name.removeprefix("hlo."))
+        if opdef is None:
             errors.append((op.location, f"'{op.name}' is not an op of the hlo dialect"))
+            continue
+        key = _signature_key(op, opdef)
+        if key is not None and key in verified:
             continue
         try:
             verify_op(op)
         except HloTypeError as e:
             errors.append((op.location, f"'{op.name}' op {e}"))
+            continue
+        if key is not None:
+            verified.add(key)
     return errors
+
+
+def _signature_key(op: ir.Operation, opdef) -> tuple | None:
+    """What verify_op's verdict depends on: the op name, its operand and result types and
+    the attributes its op table entry names, each by the hash of its uniqued storage
+    (stable while the context lives, as in types._checked). None when an attribute cannot
+    be read (verify_op reports it)."""
+    key = [op.name]
+    for v in op.operands:
+        key.append(hash(v.type))
+    key.append(None)  # (variadic ops: where the operands end)
+    for t in op.results.types:
+        key.append(hash(t))
+    names = _ATTRIBUTE_NAMES.get(opdef.name)
+    if names is None:
+        names = _ATTRIBUTE_NAMES[opdef.name] = tuple(n for n, _ in opdef.attributes + opdef.optional_attributes)
+    if names:
+        attributes = op.attributes
+        try:
+            for name in names:
+                key.append(hash(attributes[name]) if name in attributes else None)
+        except TypeError:  # the bindings cannot represent it (array<ui32: ...>)
+            return None
+    return tuple(key)
+
+
+_ATTRIBUTE_NAMES: dict[str, tuple[str, ...]] = {}  # op name -> every attribute it may carry
+
+
+def _verified(context: ir.Context) -> set:
+    """The signatures (see _signature_key) verify_op accepted in `context`: a graph repeats
+    a few signatures thousands of times. By hash, not the types and attributes themselves,
+    which would keep the context alive (see types._checked)."""
+    verified = getattr(context, "_mlc_verified_signatures", None)
+    if verified is None:
+        verified = set()
+        try:
+            context._mlc_verified_signatures = verified
+        except AttributeError:  # a context type without attributes: no memo
+            pass
+    return verified
