@@ -137,3 +137,53 @@ func.func @zero_filled_ragged(%x: memref<137x253xf32>, %w: memref<253x171xf32>, 
   }
   return
 }
+
+// -----
+
+// A vector contraction (x[1, K] @ w[K, N] after the unit dim was folded: no M loop) is one
+// gemv call on w transposed (w is K-major for y[n] = sum_k x[k] w[k, n]); the fill of 0
+// before it becomes beta = 0. With BLAS off and 2^22 multiply-adds, the packed kernel.
+// CHECK-LABEL: func @vector_matrix
+// CHECK-NOT: linalg
+// CHECK: call @scipy_cblas_sgemv64_(%c101{{.*}}, %c112{{.*}}, %c1024{{.*}}, %c4096{{.*}}, %cst{{.*}}, %{{.*}}, %c4096{{.*}}, %{{.*}}, %c1{{.*}}, %cst{{.*}}, %{{.*}}, %c1{{.*}})
+// OFF-LABEL: func @vector_matrix
+// OFF-NOT: call
+// OFF: mlc.packed_gemm
+#v = affine_map<(n, k) -> (k)>
+#w = affine_map<(n, k) -> (k, n)>
+#y = affine_map<(n, k) -> (n)>
+func.func @vector_matrix(%x: memref<1024xf32>, %w: memref<1024x4096xf32>, %y: memref<4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<4096xf32>)
+  linalg.generic {indexing_maps = [#v, #w, #y], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w : memref<1024xf32>, memref<1024x4096xf32>) outs(%y : memref<4096xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A matrix-vector product with a row-major matrix (y[m] = sum_k a[m, k] x[k]): gemv with no
+// transpose; a small one with BLAS off stays a loop nest (no packed kernel).
+// CHECK-LABEL: func @matrix_vector
+// CHECK: call @scipy_cblas_sgemv64_(%c101{{.*}}, %c111{{.*}}, %c64{{.*}}, %c32{{.*}}, %cst{{.*}}, %{{.*}}, %c32{{.*}}, %{{.*}}, %c1{{.*}}, %cst{{.*}}, %{{.*}}, %c1{{.*}})
+// OFF-LABEL: func @matrix_vector
+// OFF-NOT: mlc.packed_gemm
+// OFF: linalg.generic
+#a2 = affine_map<(m, k) -> (m, k)>
+#x2 = affine_map<(m, k) -> (k)>
+#y2 = affine_map<(m, k) -> (m)>
+func.func @matrix_vector(%a: memref<64x32xf32>, %x: memref<32xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#a2, #x2, #y2], iterator_types = ["parallel", "reduction"]}
+      ins(%a, %x : memref<64x32xf32>, memref<32xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -54,6 +54,12 @@ rounds against OpenBLAS called the same way; a shared machine):
     (matmul.EPILOGUE_TILED_MAX_MNK: tiles + fused epilogue 31-35 against packed + a
     separate loop 18-32 GFLOP/s at 256^3, 4 of 4 runs). Not f16: the register tiles would
     sum in f16, the packed kernel sums in f32.
+  - vector contractions (no M or no N loop: linalg-fold-unit-extent-dims removed the unit
+    dim of x[1, K] @ w[K, N], or the operands were 1-D): one gemv call per batch (the
+    matrix passed transposed when it is K-major), at any size. The loop nest left for them
+    read w by columns: 1 x 1024 x 4096 took 46 ms against numpy's 0.7 (gemv: 0.48 ms;
+    OpenBLAS's gemm with M = 1 took 1.1 ms, its gemm with N = 1 12 ms). With BLAS off,
+    the packed kernel from PACKED_MIN_MNK (0.79 ms there), the loop nest below it.
   - "packed": everything else, and everything with BLAS off or no library.
 
 The library is numpy's own OpenBLAS (`numpy.libs/libscipy_openblas64_*.so`, ILP64: 64-bit
@@ -84,6 +90,7 @@ from .target import num_threads, vector_register_bits
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _GEMM = {32: "scipy_cblas_sgemm64_", 64: "scipy_cblas_dgemm64_"}
+_GEMV = {32: "scipy_cblas_sgemv64_", 64: "scipy_cblas_dgemv64_"}
 _log = logging.getLogger("mlc")
 
 
@@ -117,10 +124,17 @@ def _matrix(value: ir.Value, dims: tuple[int, ...], rows: tuple[int, ...], cols:
     if min(strides) < 0:  # dynamic (ShapedType's sentinel)
         return None
     position = {d: i for i, d in enumerate(dims)}
-    row_stride = _group_stride(strides, t.shape, position, rows)
-    col_stride = _group_stride(strides, t.shape, position, cols)
-    if row_stride is None or col_stride is None:
+    row_stride = _group_stride(strides, t.shape, position, rows) if rows else None
+    col_stride = _group_stride(strides, t.shape, position, cols) if cols else None
+    if (rows and row_stride is None) or (cols and col_stride is None):
         return None
+    if not rows:  # one row (a vector contraction): any stride between its elements
+        ncols = 1
+        for d in cols:
+            ncols *= t.shape[position[d]]
+        row_stride = ncols * col_stride if col_stride == 1 else 1
+    elif not cols:  # one column: rows `row_stride` apart, each one element wide
+        col_stride = 1
     # A batch loop the operand lacks (a weight broadcast along the batch) has stride 0.
     batch_strides = tuple(strides[position[b]] if b in position else 0 for b in batch)
     if col_stride == 1:
@@ -180,9 +194,76 @@ def _gemm_type(element: ir.Type) -> ir.FunctionType:
     return ir.FunctionType.get([i32, i32, i32, i64, i64, i64, element, ptr, i64, ptr, i64, element, ptr, i64], [])
 
 
+def _gemv_type(element: ir.Type) -> ir.FunctionType:
+    """cblas_?gemv's C signature, ILP64: (order, trans, m, n, alpha, a, lda, x, incx, beta,
+    y, incy)."""
+    i32, i64, ptr = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64), ir.Type.parse("!llvm.ptr")
+    return ir.FunctionType.get([i32, i32, i64, i64, element, ptr, i64, ptr, i64, element, ptr, i64], [])
+
+
 def is_blas_call(op: ir.Operation) -> bool:
     """Whether `op` is a call mlc-blas made."""
-    return op.name == "func.call" and ir.FlatSymbolRefAttr(op.attributes["callee"]).value in _GEMM.values()
+    return op.name == "func.call" and (ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+                                       in (*_GEMM.values(), *_GEMV.values()))
+
+
+def gemv_plan(c: Contraction, operands) -> tuple | None:
+    """(matrix, vector, output, rows) for a gemv computing this vector contraction, or None:
+    the matrix as [rows, K] (transposed when stored K-major), the vector's and the output's
+    element strides (incx, incy) and batch strides. x[K] @ w[K, N] has rows = N."""
+    lhs, rhs, out = operands
+    if not c.m:
+        matrix_value, matrix_dims, vector_value, vector_dims, rows = rhs, c.rhs_dims, lhs, c.lhs_dims, c.n
+    else:
+        matrix_value, matrix_dims, vector_value, vector_dims, rows = lhs, c.lhs_dims, rhs, c.rhs_dims, c.m
+    matrix = _matrix(matrix_value, matrix_dims, rows, c.k, c.batch)
+    vector = _matrix(vector_value, vector_dims, c.k, (), c.batch)  # [K, 1]: its leading dim is incx
+    result = _matrix(out, c.out_dims, rows, (), c.batch)           # [rows, 1]: incy
+    if matrix is None or vector is None or result is None or vector.transposed or result.transposed:
+        return None
+    return matrix, vector, result, rows
+
+
+def _base_address(value: ir.Value, element_bytes: int) -> ir.Value:
+    """The address of a memref's first element, as an index."""
+    index = ir.IndexType.get()
+    metadata = memref.extract_strided_metadata(value)
+    start = memref.extract_aligned_pointer_as_index(value)
+    return arith.addi(start, arith.muli(metadata[1], arith.constant(index, element_bytes)))
+
+
+def _emit_gemv(name: str, c: Contraction, matrix: _Matrix, vector: _Matrix, result: _Matrix, rows: tuple,
+               beta: float) -> None:
+    """At the current insertion point: loops over the batch dims around one gemv call,
+    y[rows] = A[rows, K] x[K] (+ beta y); A stored K-major is passed as its transpose."""
+    index, i32, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    element = c.element_type
+    element_bytes = element.width // 8
+    ptr = ir.Type.parse("!llvm.ptr")
+    starts = [_base_address(x.value, element_bytes) for x in (matrix, vector, result)]
+    one = arith.constant(element, ir.FloatAttr.get(element, 1.0))
+    beta_value = arith.constant(element, ir.FloatAttr.get(element, beta))
+    # Row-major A is M x N with y = A x (NoTrans) or y = A^T x (Trans, x of length M).
+    m, n = (c.size(c.k), c.size(rows)) if matrix.transposed else (c.size(rows), c.size(c.k))
+    trans = _TRANS if matrix.transposed else _NO_TRANS
+
+    def call(ivs, _terminator=None):
+        addresses = []
+        for x, start in zip((matrix, vector, result), starts):
+            address = start
+            for iv, stride in zip(ivs, x.batch_strides):
+                address = arith.addi(address, arith.muli(iv, arith.constant(index, stride * element_bytes)))
+            addresses.append(llvm.inttoptr(ptr, arith.index_cast(i64, address)))
+        func.call([], ir.FlatSymbolRefAttr.get(name),
+                  [arith.constant(i32, _ROW_MAJOR), arith.constant(i32, trans), arith.constant(i64, m),
+                   arith.constant(i64, n), one, addresses[0], arith.constant(i64, matrix.leading), addresses[1],
+                   arith.constant(i64, vector.leading), beta_value, addresses[2],
+                   arith.constant(i64, result.leading)])
+
+    if c.batch:
+        nested_for([(0, c.extents[d], 1) for d in c.batch], call)
+    else:
+        call(())
 
 
 def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
@@ -193,19 +274,13 @@ def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, 
     element_bytes = element.width // 8
     ptr = ir.Type.parse("!llvm.ptr")
 
-    def base_address(value):
-        metadata = memref.extract_strided_metadata(value)
-        offset = metadata[1]
-        start = memref.extract_aligned_pointer_as_index(value)
-        return arith.addi(start, arith.muli(offset, arith.constant(index, element_bytes)))
-
     def i32c(v):
         return arith.constant(i32, v)
 
     def i64c(v):
         return arith.constant(i64, v)
 
-    starts = [base_address(x.value) for x in (a, b, out)]
+    starts = [_base_address(x.value, element_bytes) for x in (a, b, out)]
     one = arith.constant(element, ir.FloatAttr.get(element, 1.0))
     beta_value = arith.constant(element, ir.FloatAttr.get(element, beta))
     trans = [i32c(_TRANS if x.transposed else _NO_TRANS) for x in (a, b)]
@@ -317,6 +392,8 @@ def blas_rule(c: Contraction, min_mnk: int = 0) -> bool:
     measurements behind MIN_MNK and FEW_ROWS)."""
     if not (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM):
         return False
+    if c.is_vector:  # x[1, K] @ w[K, N]: a call at any size (the loop nest reads w by columns)
+        return True
     if c.mnk >= (min_mnk or MIN_MNK):
         return True
     return c.size(c.m) <= FEW_ROWS and c.mnk >= PACKED_MIN_MNK
@@ -338,13 +415,16 @@ def compute_type(element: ir.Type) -> ir.Type | None:
 
 def strategy(c: Contraction, register_bits: int = 0, min_mnk: int = 0) -> str:
     """Operator selection for one contraction: "blas" (an OpenBLAS call), "packed" (MLC's
-    packed GEMM, packed_gemm.py) or "tiled" (mlc-tile-matmul's register tiles, which also
+    packed GEMM, packed_gemm.py), "loop" (a small vector contraction left to mlc-vectorize)
+    or "tiled" (mlc-tile-matmul's register tiles, which also
     fuse an elementwise epilogue, for small matmuls the tile fits, with one peeled
     remainder tile in M and in N; the generic loop nest for the few element types the
     packed kernel lacks).
     The rule and the measurements behind it: module docstring."""
     if config.blas_enabled() and blas_rule(c, min_mnk) and blas_available():
         return "blas"
+    if c.is_vector:  # the loop nest for small ones; big ones would read w by columns
+        return "packed" if c.mnk >= PACKED_MIN_MNK else "loop"
     compute = compute_type(c.element_type)
     if compute is None:
         return "tiled"
@@ -364,7 +444,8 @@ def blas_takes(c: Contraction) -> bool:
 
 @dataclass(frozen=True)
 class Blas(Pass):
-    """Replaces large f32/f64 matmul generics on buffers with calls to numpy's OpenBLAS gemm.
+    """Replaces large f32/f64 matmul generics on buffers with calls to numpy's OpenBLAS gemm
+    (gemv for a vector contraction), the rest of the matmuls with MLC's packed GEMM.
 
     Expects: the `buffers` stage. Produces: func.call to the ILP64 CBLAS gemm (declared
     private in the module) where the rule in the module docstring holds.
@@ -380,7 +461,7 @@ class Blas(Pass):
 
         def visit(op):
             if op.name == "linalg.generic":
-                c = match_contraction(op)
+                c = match_contraction(op, vectors=True)
                 if c is not None:
                     choice = strategy(c, self.register_bits, self.min_mnk)
                     if choice in ("blas", "packed"):
@@ -392,6 +473,19 @@ class Blas(Pass):
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
         for op, c, choice in candidates:
+            if c.is_vector and choice == "blas":
+                vector_plan = gemv_plan(c, list(op.operands))
+                if vector_plan is None:
+                    continue
+                zero_fill = _zero_fill_before(op)
+                name = _GEMV[c.element_type.width]
+                declare_external(module, name, _gemv_type(c.element_type))
+                with ir.InsertionPoint(op), op.location:
+                    _emit_gemv(name, c, *vector_plan, beta=0.0 if zero_fill is not None else 1.0)
+                op.erase()
+                if zero_fill is not None:
+                    zero_fill.erase()
+                continue
             plan = gemm_plan(c, list(op.operands))
             if plan is None:
                 continue

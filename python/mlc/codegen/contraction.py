@@ -35,6 +35,12 @@ class Contraction:
     out_dims: tuple[int, ...]
     element_type: ir.Type
 
+    @property
+    def is_vector(self) -> bool:
+        """A vector-matrix or matrix-vector product: no M or no N loop (match_contraction's
+        `vectors`)."""
+        return not self.m or not self.n
+
     def size(self, group: tuple[int, ...]) -> int:
         """The extent of a loop group taken as one dimension."""
         total = 1
@@ -80,9 +86,12 @@ def _static_extents(op, maps, n_loops) -> tuple[int, ...] | None:
     return None if None in extents else tuple(extents)
 
 
-def match_contraction(op) -> Contraction | None:
+def match_contraction(op, vectors: bool = False) -> Contraction | None:
     """The Contraction a linalg.generic (on tensors or buffers) computes, or None if it is not one
-    matmul of one element type (at least one M, N and K loop; any number of batch loops)."""
+    matmul of one element type (at least one M, N and K loop; any number of batch loops).
+    vectors: also a vector-matrix or matrix-vector product (no M or no N loop: a unit dim
+    that linalg-fold-unit-extent-dims removed, x[1, K] @ w[K, N]), whose group is then
+    empty (size 1); only mlc-blas takes those."""
     if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_multiply_accumulate(op):
         return None
     maps = [_map_dims(a) for a in op.attributes["indexing_maps"]]
@@ -101,7 +110,8 @@ def match_contraction(op) -> Contraction | None:
         if role is None:
             return None
         roles[role].append(d)
-    if not roles["m"] or not roles["n"] or not roles["k"]:
+    if not roles["k"] or not (roles["m"] or vectors) or not (roles["n"] or vectors) \
+            or not (roles["m"] or roles["n"]):
         return None
     extents = _static_extents(op, maps, n_loops)
     if extents is None or 0 in extents:

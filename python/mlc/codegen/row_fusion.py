@@ -40,6 +40,7 @@ from mlir.dialects import arith, memref, scf
 
 from ..dialects.hlo.types import byte_size
 from ..transforms.pass_base import Pass
+from .blas import blas_takes
 from .contraction import match_contraction
 from .parallel import worth_parallel
 from .target import num_threads
@@ -51,6 +52,14 @@ _KERNELS = frozenset({"linalg.generic", "linalg.fill", "linalg.copy"})
 _MOVABLE = frozenset({"memref.alloc", "memref.expand_shape", "memref.collapse_shape", "memref.subview",
                       "arith.constant"})
 _VIEWS = frozenset({"memref.expand_shape", "memref.collapse_shape", "memref.subview"})
+
+
+def _left_whole(op) -> bool:
+    """A matmul is left whole for the matmul strategies (BLAS, tiled code), and so is a
+    matrix-vector product mlc-blas will make one gemv call (row by row it would be one
+    call per row)."""
+    c = match_contraction(op, vectors=True)
+    return c is not None and (not c.is_vector or blas_takes(c))
 
 
 def _row_maps(op) -> list[tuple[ir.Value, bool, bool]] | None:
@@ -66,8 +75,8 @@ def _row_maps(op) -> list[tuple[ir.Value, bool, bool]] | None:
             return None
         return [(operands[0], False, False), (out, True, True)]
     iterators = list(op.attributes["iterator_types"])
-    if not iterators or "parallel" not in str(iterators[0]) or match_contraction(op) is not None:
-        return None  # (a matmul is left whole for the matmul strategies: BLAS, tiled code)
+    if not iterators or "parallel" not in str(iterators[0]) or _left_whole(op):
+        return None
     if not _body_is_position_free(op):
         return None
     n_in = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
