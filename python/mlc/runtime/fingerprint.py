@@ -44,10 +44,22 @@ def _source_stats() -> list[tuple[str, str, int, int]]:
     return sorted(found)
 
 
-@functools.cache
+_SOURCE_HASH: list[str] = []  # this process's, once computed (whatever memo_dir asked)
+
+
 def source_hash(memo_dir: str | None = None) -> str:
     """A hash of the content of MLC's source files. With `memo_dir`, the result is kept in a
-    file named after the files' (path, size, mtime) list, so later processes only stat them."""
+    file named after the files' (path, size, mtime) list, so later processes only stat them.
+    Computed once per process: the code running is the code loaded then (a cache directory
+    changed mid-process must not cost a walk and a re-hash per compile: 10 ms each)."""
+    if _SOURCE_HASH:
+        return _SOURCE_HASH[0]
+    result = _hash_sources(memo_dir)
+    _SOURCE_HASH.append(result)
+    return result
+
+
+def _hash_sources(memo_dir: str | None) -> str:
     files = _source_stats()
     memo = Path(memo_dir, "source-" + _digest(repr([(r, n, m) for r, _, n, m in files]))) if memo_dir else None
     if memo is not None:
