@@ -720,12 +720,22 @@ NOTES: dict[str, str] = {
                     "threading on small GEMMs (0.82-0.83x jax.jit across runs)"),
     "lstm_cell": f"{_BLAS} (2 GEMMs 64x256x2048 and 64x512x2048, numpy makes the same 2 calls and "
                  "takes the same time)",
-    "gru_cell": ("h @ Wh (64x512x1536) is the OpenBLAS call numpy makes too, x @ Wx (25 M multiply-adds, under "
-                 "the BLAS rule) MLC's packed kernel. Measured after this run (load 0.8, medians of 300): the whole "
-                 "step 5.5-5.9 ms by the rule, 3.7-4.0 ms with every GEMM on the packed kernel, 5.3-5.6 with every "
-                 "GEMM on OpenBLAS: at M = 64 OpenBLAS is slow on these shapes (64x512x1536: 3.5 ms against the "
-                 "packed kernel's 2.2), but not on others (64x256x4096: 2.3 against 3.1; M = 32 and 48 OpenBLAS "
-                 "wins 1.2-2.2x), so the rule is not retuned from these mixed measurements yet"),
+    "gru_cell": ("h @ Wh (64x512x1536) is the OpenBLAS call numpy makes too, x @ Wx (64x256x1536, 25 M "
+                 "multiply-adds) MLC's packed kernel. gemm.md's small-M grid (M = 4..256 against eight weights) "
+                 "finds both kernels chosen right on one thread (64x256x1536 packed: 0.71 of OpenBLAS's time; "
+                 "64x512x1536: the packed kernel 1.04x slower), and the block on one thread 4.10 ms against numpy's "
+                 "4.50. On two threads OpenBLAS's worker threads and MLC's share the two cores (process CPU 6.8-9.4 "
+                 "ms by the rule against 4.4-5.7 with every GEMM packed) and the medians flip between runs: a "
+                 "thread-pool problem (one pool for both, or OpenBLAS on one thread beside MLC's), not a shape rule"),
+    "attention_core": ("softmax(q k^T / 8) v with no projections: the two batched contractions (8 x 512x512x64, "
+                       "16.7 M multiply-adds each) run MLC's packed kernel (per batch under the 2^25 BLAS rule; "
+                       "jax calls its library GEMM), and the scale is materialized: hlo-fuse keeps `s * 0.125` as "
+                       "a second output of the max-reduce fusion (8 MB written and read again) because a cheap "
+                       "elementwise producer feeding two fusions is not duplicated into both (softmax of s alone: "
+                       "4.0 ms, of s * 0.125: 7.2 ms, measured under load); the next step is XLA's duplication of "
+                       "cheap producers into every consumer fusion under the flops budget"),
+    "mlp_token": ("x (1, 768): both products are OpenBLAS gemv calls (vector contractions; before they were a loop "
+                  "nest reading the weight by columns, 46 ms for 1x1024x4096)"),
     "embedding": ("gather, * sqrt(D) and + positions are one kernel, vectorized by mlc-vectorize's gather path (the "
                   "id clamped once per row, contiguous vector loads, rows split over both cores)"),
     "softmax_xent": "the 512x8192 log_softmax is materialized (16.8 MB written) before the 512-element "
