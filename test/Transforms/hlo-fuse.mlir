@@ -314,3 +314,53 @@ func.func @gather_into_consumer(%table: tensor<64x8xf32>, %ids: tensor<5x1xi32>,
   %r = "hlo.add"(%g, %pos) : (tensor<5x8xf32>, tensor<5x8xf32>) -> tensor<5x8xf32>
   return %r : tensor<5x8xf32>
 }
+
+// -----
+
+// A cheap elementwise producer of a materialized value (s = dot * 0.125) feeding two
+// fusions (softmax's max and exp-sum) is copied into both, with its constant: nobody
+// writes s; the dot's result is read twice instead (2 x 4096 flops, within 2% of the
+// function's ~600k: DUPLICATE_BUDGET).
+// CHECK-LABEL: func @scaled_scores_duplicated
+// CHECK: %[[D:.*]] = "hlo.dot_general"
+// CHECK-NOT: "hlo.multiply"
+// CHECK: %[[M:.*]] = call @scaled_scores_duplicated_fusion_0(%[[D]]) : (tensor<64x64xf32>) -> tensor<64xf32>
+// CHECK: call @scaled_scores_duplicated_fusion_1(%[[D]], %[[M]])
+// CHECK-LABEL: func.func private @scaled_scores_duplicated_fusion_1
+// CHECK: "hlo.constant"
+// CHECK: "hlo.multiply"
+// CHECK: "hlo.exponential"
+// CHECK-LABEL: func.func private @scaled_scores_duplicated_fusion_0
+// CHECK: "hlo.constant"
+// CHECK: "hlo.multiply"
+// CHECK: "hlo.reduce"
+func.func @scaled_scores_duplicated(%q: tensor<64x64xf32>, %k: tensor<64x64xf32>) -> tensor<64xf32> {
+  %d = "hlo.dot_general"(%q, %k) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %c = "hlo.constant"() {value = dense<1.250000e-01> : tensor<64x64xf32>} : () -> tensor<64x64xf32>
+  %s = "hlo.multiply"(%d, %c) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %ninf = "hlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %m = "hlo.reduce"(%s, %ninf) {dimensions = array<i64: 1>, kind = "max"} : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %mb = "hlo.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0>} : (tensor<64xf32>) -> tensor<64x64xf32>
+  %z = "hlo.subtract"(%s, %mb) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %e = "hlo.exponential"(%z) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %zero = "hlo.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+  %r = "hlo.reduce"(%e, %zero) {dimensions = array<i64: 1>, kind = "add"} : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// Not duplicated: an expensive producer (exp) read by two reductions is computed once and
+// stored (a multi-output fusion), and so is a cheap one whose operand is itself fused
+// arithmetic (copying it would drag its producers along).
+// CHECK-LABEL: func @expensive_not_duplicated
+// CHECK: %[[F:.*]]:2 = call @expensive_not_duplicated_fusion_0(%arg0)
+// CHECK: call @expensive_not_duplicated_fusion_1(%[[F]]#0)
+func.func @expensive_not_duplicated(%x: tensor<64x64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %e = "hlo.exponential"(%x) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %zero = "hlo.constant"() {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+  %a = "hlo.reduce"(%e, %zero) {dimensions = array<i64: 1>, kind = "add"} : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %ninf = "hlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %b = "hlo.reduce"(%e, %ninf) {dimensions = array<i64: 1>, kind = "max"} : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+  return %a, %b : tensor<64xf32>, tensor<64xf32>
+}
