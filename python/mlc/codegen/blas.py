@@ -232,33 +232,22 @@ def _base_address(value: ir.Value, element_bytes: int) -> ir.Value:
     return arith.addi(start, arith.muli(metadata[1], arith.constant(index, element_bytes)))
 
 
-def _emit_gemv(name: str, c: Contraction, matrix: _Matrix, vector: _Matrix, result: _Matrix, rows: tuple,
-               beta: float) -> None:
-    """At the current insertion point: loops over the batch dims around one gemv call,
-    y[rows] = A[rows, K] x[K] (+ beta y); A stored K-major is passed as its transpose."""
-    index, i32, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
-    element = c.element_type
-    element_bytes = element.width // 8
+def _emit_batched_call(name: str, c: Contraction, operands: tuple, arguments) -> None:
+    """At the current insertion point: `name(*arguments(addresses))` in one scf.for per
+    batch loop, the addresses of `operands` (_Matrix) advanced by their batch strides."""
+    index, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(64)
+    element_bytes = c.element_type.width // 8
     ptr = ir.Type.parse("!llvm.ptr")
-    starts = [_base_address(x.value, element_bytes) for x in (matrix, vector, result)]
-    one = arith.constant(element, ir.FloatAttr.get(element, 1.0))
-    beta_value = arith.constant(element, ir.FloatAttr.get(element, beta))
-    # Row-major A is M x N with y = A x (NoTrans) or y = A^T x (Trans, x of length M).
-    m, n = (c.size(c.k), c.size(rows)) if matrix.transposed else (c.size(rows), c.size(c.k))
-    trans = _TRANS if matrix.transposed else _NO_TRANS
+    starts = [_base_address(x.value, element_bytes) for x in operands]
 
     def call(ivs, _terminator=None):
         addresses = []
-        for x, start in zip((matrix, vector, result), starts):
+        for x, start in zip(operands, starts):
             address = start
             for iv, stride in zip(ivs, x.batch_strides):
                 address = arith.addi(address, arith.muli(iv, arith.constant(index, stride * element_bytes)))
             addresses.append(llvm.inttoptr(ptr, arith.index_cast(i64, address)))
-        func.call([], ir.FlatSymbolRefAttr.get(name),
-                  [arith.constant(i32, _ROW_MAJOR), arith.constant(i32, trans), arith.constant(i64, m),
-                   arith.constant(i64, n), one, addresses[0], arith.constant(i64, matrix.leading), addresses[1],
-                   arith.constant(i64, vector.leading), beta_value, addresses[2],
-                   arith.constant(i64, result.leading)])
+        func.call([], ir.FlatSymbolRefAttr.get(name), arguments(addresses))
 
     if c.batch:
         nested_for([(0, c.extents[d], 1) for d in c.batch], call)
@@ -266,41 +255,39 @@ def _emit_gemv(name: str, c: Contraction, matrix: _Matrix, vector: _Matrix, resu
         call(())
 
 
+def _blas_scalars(c: Contraction, beta: float) -> tuple[ir.Value, ir.Value]:
+    """alpha = 1 and beta, in the contraction's element type."""
+    element = c.element_type
+    return (arith.constant(element, ir.FloatAttr.get(element, 1.0)),
+            arith.constant(element, ir.FloatAttr.get(element, beta)))
+
+
+def _emit_gemv(name: str, c: Contraction, matrix: _Matrix, vector: _Matrix, result: _Matrix, rows: tuple,
+               beta: float) -> None:
+    """At the current insertion point: loops over the batch dims around one gemv call,
+    y[rows] = A[rows, K] x[K] (+ beta y); A stored K-major is passed as its transpose."""
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    one, beta_value = _blas_scalars(c, beta)
+    # Row-major A is M x N with y = A x (NoTrans) or y = A^T x (Trans, x of length M).
+    m, n = (c.size(c.k), c.size(rows)) if matrix.transposed else (c.size(rows), c.size(c.k))
+    trans = _TRANS if matrix.transposed else _NO_TRANS
+    _emit_batched_call(name, c, (matrix, vector, result), lambda addresses: [
+        arith.constant(i32, _ROW_MAJOR), arith.constant(i32, trans), arith.constant(i64, m), arith.constant(i64, n),
+        one, addresses[0], arith.constant(i64, matrix.leading), addresses[1], arith.constant(i64, vector.leading),
+        beta_value, addresses[2], arith.constant(i64, result.leading)])
+
+
 def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
                beta: float = 1.0) -> None:
     """At the current insertion point: loops over the batch dims around one gemm call."""
-    index, i32, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
-    element = c.element_type
-    element_bytes = element.width // 8
-    ptr = ir.Type.parse("!llvm.ptr")
-
-    def i32c(v):
-        return arith.constant(i32, v)
-
-    def i64c(v):
-        return arith.constant(i64, v)
-
-    starts = [_base_address(x.value, element_bytes) for x in (a, b, out)]
-    one = arith.constant(element, ir.FloatAttr.get(element, 1.0))
-    beta_value = arith.constant(element, ir.FloatAttr.get(element, beta))
-    trans = [i32c(_TRANS if x.transposed else _NO_TRANS) for x in (a, b)]
-
-    def call(ivs, _terminator=None):
-        addresses = []
-        for x, start in zip((a, b, out), starts):
-            address = start
-            for iv, stride in zip(ivs, x.batch_strides):
-                address = arith.addi(address, arith.muli(iv, arith.constant(index, stride * element_bytes)))
-            addresses.append(llvm.inttoptr(ptr, arith.index_cast(i64, address)))
-        func.call([], ir.FlatSymbolRefAttr.get(name),
-                  [i32c(_ROW_MAJOR), trans[0], trans[1], i64c(c.size(m)), i64c(c.size(n)),
-                   i64c(c.size(c.k)), one, addresses[0], i64c(a.leading), addresses[1], i64c(b.leading),
-                   beta_value, addresses[2], i64c(out.leading)])
-
-    if c.batch:  # one scf.for per batch loop around the call
-        nested_for([(0, c.extents[d], 1) for d in c.batch], call)
-    else:
-        call(())
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    one, beta_value = _blas_scalars(c, beta)
+    trans = [arith.constant(i32, _TRANS if x.transposed else _NO_TRANS) for x in (a, b)]
+    _emit_batched_call(name, c, (a, b, out), lambda addresses: [
+        arith.constant(i32, _ROW_MAJOR), trans[0], trans[1], arith.constant(i64, c.size(m)),
+        arith.constant(i64, c.size(n)), arith.constant(i64, c.size(c.k)), one, addresses[0],
+        arith.constant(i64, a.leading), addresses[1], arith.constant(i64, b.leading), beta_value, addresses[2],
+        arith.constant(i64, out.leading)])
 
 
 def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,

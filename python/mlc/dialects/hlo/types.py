@@ -72,14 +72,20 @@ def _checked(context: ir.Context) -> set:
     by a 64-bit hash collision). Not the types themselves: they refer back to the context,
     a cycle through the bindings Python's collector cannot see, and kept every context alive.
     Verifying a module re-checks the same few types thousands of times."""
-    checked = getattr(context, "_mlc_static_tensors", None)
-    if checked is None:
-        checked = set()
+    return context_memo(context, "_mlc_static_tensors")
+
+
+def context_memo(context: ir.Context, attribute: str) -> set:
+    """A set kept on `context` under `attribute` for the context's life (a memo of things
+    checked in it); a fresh set each time for a context type that takes no attributes."""
+    memo = getattr(context, attribute, None)
+    if memo is None:
+        memo = set()
         try:
-            context._mlc_static_tensors = checked
+            setattr(context, attribute, memo)
         except AttributeError:  # a context type without attributes: no memo
             pass
-    return checked
+    return memo
 
 
 # Memref sizes and strides are i64; a tensor at or beyond this overflows them.

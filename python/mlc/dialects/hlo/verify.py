@@ -12,7 +12,7 @@ from mlir import ir
 
 from .ops import OPS
 from .shape_rules import RULES, OpSignature
-from .types import HloTypeError, static_tensor
+from .types import HloTypeError, context_memo, static_tensor
 
 
 # Dimension sizes, offsets and paddings beyond this overflow 64-bit size arithmetic.
@@ -164,11 +164,4 @@ def _verified(context: ir.Context) -> set:
     """The signatures (see _signature_key) verify_op accepted in `context`: a graph repeats
     a few signatures thousands of times. By hash, not the types and attributes themselves,
     which would keep the context alive (see types._checked)."""
-    verified = getattr(context, "_mlc_verified_signatures", None)
-    if verified is None:
-        verified = set()
-        try:
-            context._mlc_verified_signatures = verified
-        except AttributeError:  # a context type without attributes: no memo
-            pass
-    return verified
+    return context_memo(context, "_mlc_verified_signatures")
