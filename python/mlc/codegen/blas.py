@@ -460,31 +460,24 @@ class Blas(Pass):
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
         for op, c, choice in candidates:
-            if c.is_vector and choice == "blas":
-                vector_plan = gemv_plan(c, list(op.operands))
-                if vector_plan is None:
-                    continue
-                zero_fill = _zero_fill_before(op)
-                name = _GEMV[c.element_type.width]
-                declare_external(module, name, _gemv_type(c.element_type))
-                with ir.InsertionPoint(op), op.location:
-                    _emit_gemv(name, c, *vector_plan, beta=0.0 if zero_fill is not None else 1.0)
-                op.erase()
-                if zero_fill is not None:
-                    zero_fill.erase()
-                continue
-            plan = gemm_plan(c, list(op.operands))
+            gemv = c.is_vector and choice == "blas"
+            plan = gemv_plan(c, list(op.operands)) if gemv else gemm_plan(c, list(op.operands))
             if plan is None:
                 continue
-            c, operands = plan
             zero_fill = _zero_fill_before(op)
-            if choice == "blas":
-                name = _GEMM[c.element_type.width]
-                declare_external(module, name, _gemm_type(c.element_type))
-                with ir.InsertionPoint(op), op.location:
-                    _emit_call(name, c, *operands, beta=0.0 if zero_fill is not None else 1.0)
-            else:
-                with ir.InsertionPoint(op), op.location:
+            beta = 0.0 if zero_fill is not None else 1.0
+            with ir.InsertionPoint(op), op.location:
+                if gemv:
+                    name = _GEMV[c.element_type.width]
+                    declare_external(module, name, _gemv_type(c.element_type))
+                    _emit_gemv(name, c, *plan, beta=beta)
+                elif choice == "blas":
+                    c, operands = plan
+                    name = _GEMM[c.element_type.width]
+                    declare_external(module, name, _gemm_type(c.element_type))
+                    _emit_call(name, c, *operands, beta=beta)
+                else:
+                    c, operands = plan
                     _emit_packed(c, *operands, beta_zero=zero_fill is not None, register_bits=bits,
                                  threads=threads)
             op.erase()
