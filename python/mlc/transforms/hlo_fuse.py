@@ -188,19 +188,19 @@ DUPLICATE_BUDGET = 0.02
 def cheap_elementwise(op) -> bool:
     """An elementwise op of at most one add's cost per element (add, multiply, compare,
     select, convert ...: the op table's `cost`), not a transcendental or a division."""
-    opdef = OPS.get(op.name.removeprefix("hlo."))
-    return opdef is not None and opdef.fusion == "elementwise" and opdef.cost <= 1.0
+    return role(op) == "elementwise" and OPS[op.name.removeprefix("hlo.")].cost <= 1.0
 
 
-def reads_materialized(op, groups_ops: set) -> bool:
+def reads_materialized(op, grouped: set) -> bool:
     """Every operand of `op` is a function argument or the result of an op that is
-    materialized anyway (a reduction, a contraction, an op no fusion takes), so a copy of
-    `op` in a fusion reads the same buffers the original does."""
+    materialized anyway (a reduction, a contraction, an op no fusion takes) and not
+    `grouped` into a fusion, so a copy of `op` in a fusion reads the same buffers the
+    original does."""
     for value in op.operands:
         owner = _defining_op(value)
         if owner is None or cheap_to_duplicate(owner):  # (a constant is copied along)
             continue
-        if role(owner) not in ("input", "output", "") or owner in groups_ops:
+        if role(owner) not in ("input", "output", "") or owner in grouped:
             return False
     return True
 
@@ -290,11 +290,17 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
     copied: set = set()
     groups: list[Group] = []
     users: dict = {}  # op -> uses_of(op), read once (the IR does not change here)
+
+    def uses(producer) -> list:
+        found = users.get(producer)
+        if found is None:
+            found = users[producer] = uses_of(producer)
+        return found
+
     # Cheap elementwise producers copied into each consumer fusion (XLA duplicates them
     # too): `s = dot * 0.125` read by softmax's max and exp-sum fusions is computed in both
     # instead of written by one and read back by the other. Within DUPLICATE_BUDGET.
     duplicate_budget = None
-    in_groups: set = set()
     for op in reversed(ops):
         if op in assigned or op in copied or not fusible_root(op) or len(op.regions):
             continue
@@ -319,15 +325,12 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                     continue  # one reduction or contraction per fusion
                 if not (fusible_producer(producer) or contraction or epilogue):
                     continue
-                inside = False
-                if producer not in copied:  # (a copied op's uses are not read: it never joins)
-                    uses = users.get(producer)
-                    if uses is None:
-                        uses = users[producer] = uses_of(producer)
-                    inside = all_users_inside(producer, members, uses)
-                if producer not in copied and (inside or (fusible_producer(producer) and
-                                                          used_only_after(producer, members, position, op, uses))):
-                    times = 1.0 if is_reduction_or_contraction(producer) else evaluations(producer, multiplicity, uses)
+                # (a copied op's uses are not read here: it never joins)
+                inside = producer not in copied and all_users_inside(producer, members, uses(producer))
+                if producer not in copied and (inside or (fusible_producer(producer) and used_only_after(
+                        producer, members, position, op, uses(producer)))):
+                    times = (1.0 if is_reduction_or_contraction(producer)
+                             else evaluations(producer, multiplicity, uses(producer)))
                     own = own_flops(producer)
                     repeated = extra + max(times - 1.0, 0.0) * own
                     if not recompute_within_budget(repeated, flops + own):
@@ -344,12 +347,10 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                 elif cheap_to_duplicate(producer):
                     group.copies.append(producer)
                     copied.add(producer)
-                elif (producer not in assigned and cheap_elementwise(producer)
-                      and reads_materialized(producer, in_groups | members)):
+                elif cheap_elementwise(producer) and reads_materialized(producer, assigned):
                     if duplicate_budget is None:
                         duplicate_budget = DUPLICATE_BUDGET * function_flops(ops)
-                    cost = own_flops(producer) * max(evaluations(producer, multiplicity, users.get(producer)
-                                                                 or uses_of(producer)), 1.0)
+                    cost = own_flops(producer) * max(evaluations(producer, multiplicity, uses(producer)), 1.0)
                     if cost <= duplicate_budget:
                         duplicate_budget -= cost
                         for operand in _operand_producers(producer):  # its constants first
@@ -358,7 +359,6 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                                 copied.add(operand)
                         group.copies.append(producer)
                         copied.add(producer)
-        in_groups |= members
         group.members = sorted(members, key=position.__getitem__)  # program order
         group.roots.sort(key=position.__getitem__)
         if len(group.members) + len(group.copies) >= 2:  # one op alone is no fusion
