@@ -17,8 +17,10 @@ Three tables, printed by process 0 (and appended to --markdown):
    has no check (the difference is the check's small all-reduce plus the call's dispatch).
 Each timing is the median over `reps` rounds that call every variant of a table once, in
 turn (so load changes hit all alike), each call started together on all ranks (a barrier);
-the order rotates by one variant per round, so each variant follows each other one equally
-often (what ran before changes what is still in the 8 MiB L3 cache shared by the cores).
+each round runs the variants in a new random order (the same on every rank), so no variant
+always follows the same other one: what ran before changes what is still in the 8 MiB L3
+cache the cores share (a fixed rotation keeps the cyclic order, and made the first variant,
+which always followed mpi4py's, look 0.1-0.2 ms slower at 1e6 than the same call elsewhere).
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ from mlc import CompileOptions, distributed
 
 
 def medians_ms(fns, comm, reps: int) -> list[float]:
-    """Median ms of each of `fns`, measured in alternation (one call of each per round), so
-    a change in the machine's load falls on all of them alike."""
+    """Median ms of each of `fns`, measured in alternation (one call of each per round, in
+    a random order), so a change in the machine's load falls on all of them alike."""
     for fn in fns:
         fn()  # warm up (and compile)
     times = [[] for _ in fns]
-    for r in range(reps):
-        for i in range(len(fns)):
-            k = (r + i) % len(fns)
+    order = np.random.default_rng(0)  # one seed: every rank draws the same orders
+    for _ in range(reps):
+        for k in order.permutation(len(fns)):
             comm.Barrier()
             start = time.perf_counter()
             fns[k]()

@@ -49,6 +49,39 @@ def test_pool_skips_small_arrays_and_respects_its_cap():
     assert pool.cached_bytes <= MIN_BYTES
 
 
+def test_pool_keeps_a_block_while_any_reference_to_its_memory_lives():
+    """A block is free only when nothing outside the pool refers to it: a memoryview, a
+    reshaped or dtype view, or an array built on the result's buffer all keep it."""
+    pool = BufferPool()
+    for keep in (memoryview, lambda a: a.reshape(-1)[::2], lambda a: a.view(np.int32),
+                 lambda a: np.frombuffer(a, np.uint8)):
+        a = pool.empty(BIG, np.dtype(np.float32))
+        a[...] = 1.5
+        kept, address = keep(a), a.ctypes.data
+        del a
+        b = pool.empty(BIG, np.dtype(np.float32))
+        assert b.ctypes.data != address
+        b[...] = 0.0  # must not reach the kept memory
+        assert np.asarray(kept).any()  # 1.5 (or its bytes) still there
+        del kept, b
+
+
+def test_pool_evicts_free_blocks_to_stay_under_its_cap():
+    cap = 8 << 20
+    pool = BufferPool(max_cached_bytes=cap)
+    pool.empty(BIG, np.dtype(np.float32))  # 4 MiB, dropped at once: kept free
+    assert pool.cached_bytes == 4 << 20
+    six = pool.empty((1536, 1024), np.dtype(np.float32))  # 6 MiB: the free 4 MiB goes
+    address = six.ctypes.data
+    del six
+    assert pool.cached_bytes == 6 << 20
+    again = pool.empty((1536, 1024), np.dtype(np.float32))
+    assert again.ctypes.data == address
+    held = [pool.empty(BIG, np.dtype(np.float32)) for _ in range(3)]  # over the cap: outside it
+    del held, again
+    assert pool.cached_bytes <= cap
+
+
 def test_results_from_the_pool_are_independent_arrays():
     x = np.random.default_rng(0).standard_normal(BIG).astype(np.float32)
     f = mlc.jit(lambda a: a * 2.0)
