@@ -316,6 +316,19 @@ def test_grad_through_pmean_on_one_process():
     np.testing.assert_allclose(g(x), 2 * x)
 
 
+def test_mpi_calls_without_mpi_name_the_missing_functions():
+    """MLC_COLLECTIVES=mpi (what the lit tests use) in a process MPI was never loaded into:
+    the JIT cannot resolve the MPI functions; the error names them and the fix, instead of
+    reporting a missing entry point."""
+    code = ("import numpy as np, mlc\n"
+            "mlc.jit(lambda x: mlc.lax.psum(x, 'processes'))(np.ones(3, np.float32))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, MLC_COLLECTIVES="mpi", MLC_CACHE="0"))
+    assert out.returncode != 0
+    assert re.search(r"RuntimeError: the compiled code of 'main' calls functions no loaded library "
+                     r"defines: .*MPI_Allreduce.*launch the program with mpiexec", out.stderr), out.stderr
+
+
 def test_unknown_axis_name_names_the_line():
     def f(x):
         return mlc.lax.psum(x, "batch")  # the line the error names

@@ -96,7 +96,7 @@ class Executable:
                                  enable_pic=enable_pic)
         address = engine.raw_lookup(c_interface(entry))  # the engine prepends `_mlir_`: the packed form
         if not address:
-            raise RuntimeError(f"the compiled module has no C interface for '{entry}'")
+            raise RuntimeError(_lookup_failure(entry, info.externals))
         # Compiling is over: stop the context's pass-manager threads. Otherwise every cached
         # executable would keep its own idle workers (2 per signature on 2 cores). Calls run
         # parallel loops on the one process-wide async runtime pool (see libraries.py).
@@ -162,6 +162,22 @@ class Executable:
                 desc.allocated = desc.aligned = data_pointer(array)
             self._fn(self._packed)
         return results[0] if len(results) == 1 else tuple(results)
+
+
+def _lookup_failure(entry: str, externals: tuple[str, ...]) -> str:
+    """Why the engine found no entry: usually a function the code calls that no loaded
+    library defines (the JIT then drops the whole module). Every library MLC links against
+    is loaded RTLD_GLOBAL, so the process's own symbol table is what the engine searched."""
+    process = ctypes.CDLL(None)
+    missing = [name for name in externals if not hasattr(process, name)]
+    if not missing:
+        return f"the compiled module has no C interface for '{entry}'"
+    hint = ""
+    if any(name.startswith("MPI_") for name in missing):
+        hint = (" (the code has MPI collectives: launch the program with mpiexec and call "
+                "mlc.distributed.initialize() first, or unset MLC_COLLECTIVES)")
+    return (f"the compiled code of '{entry}' calls functions no loaded library defines: "
+            f"{', '.join(missing)}{hint}")
 
 
 @dataclass(frozen=True)
