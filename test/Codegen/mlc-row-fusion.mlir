@@ -159,3 +159,82 @@ func.func @write_after_whole_read(%x: memref<8x8xf32>, %t: memref<8x1xf32>, %y: 
   linalg.fill ins(%one : f32) outs(%t : memref<8x1xf32>)
   return
 }
+
+// -----
+
+// Rank 3, a reduction over the last axis (softmax's max and subtract on (8, 512, 512)):
+// rows over the first axis alone would be 1 MiB each, too big for a private row buffer,
+// so the rows are (batch, position) pairs: one loop over 8 * 512 rows, each row's indices
+// recovered from the row number, and the maxima shrink to a private 1x1 buffer.
+// With two threads the 4096 rows are 8 chunks of an scf.forall.
+// CHECK-LABEL: func @rank3_rows_over_two_dims
+// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK: } {mlc.row_fusion = 4096 : i64}
+// ONE-LABEL: func @rank3_rows_over_two_dims
+// ONE-NOT: memref.alloc()
+// ONE: %[[M:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x1xf32>
+// ONE: scf.for %[[R:.*]] = %{{.*}} to %c4096
+// ONE:   %[[B:.*]] = arith.divui %[[R]], %{{.*}}
+// ONE:   %[[S:.*]] = arith.remui %[[R]], %{{.*}}
+// ONE:   memref.reinterpret_cast %[[M]] to offset: [%{{.*}}], sizes: [1, 1], strides: [512, 1]
+// ONE:   memref.subview %{{.*}}[%[[B]], %[[S]], 0] [1, 1, 512] [1, 1, 1]
+// ONE:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// ONE:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]
+// ONE: } {mlc.row_fusion = 4096 : i64}
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @rank3_rows_over_two_dims(%x: memref<8x512x512xf32>, %out: memref<8x512x512xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<8x512xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<8x512xf32>)
+  linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : memref<8x512x512xf32>) outs(%m : memref<8x512xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %m : memref<8x512x512xf32>, memref<8x512xf32>) outs(%out : memref<8x512x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.subf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// The same, but the subtract also adds a per-batch bias (indexed by d0 alone): on rows of
+// (batch, position) that operand would be neither one row nor whole, so the rows stay over
+// the batch axis (the maxima's private row is then 512 of them).
+// CHECK-LABEL: func @rank3_per_batch_operand_keeps_one_dim
+// CHECK: } {mlc.row_fusion = 8 : i64}
+// ONE-LABEL: func @rank3_per_batch_operand_keeps_one_dim
+// ONE: memref.alloca() {alignment = 64 : i64} : memref<1x512xf32>
+// ONE: scf.for %[[R:.*]] = %{{.*}} to %c8
+// ONE-NOT: arith.divui
+// ONE:   memref.subview %{{.*}}[%[[R]], 0, 0] [1, 512, 512] [1, 1, 1]
+// ONE: } {mlc.row_fusion = 8 : i64}
+#id3b = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3b = affine_map<(d0, d1, d2) -> (d0, d1)>
+#batch = affine_map<(d0, d1, d2) -> (d0)>
+func.func @rank3_per_batch_operand_keeps_one_dim(%x: memref<8x512x512xf32>, %bias: memref<8xf32>,
+                                                 %out: memref<8x512x512xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<8x512xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<8x512xf32>)
+  linalg.generic {indexing_maps = [#id3b, #row3b], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : memref<8x512x512xf32>) outs(%m : memref<8x512xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id3b, #row3b, #batch, #id3b], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %m, %bias : memref<8x512x512xf32>, memref<8x512xf32>, memref<8xf32>) outs(%out : memref<8x512x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    %r = arith.addf %s, %c : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -62,32 +62,36 @@ def _left_whole(op) -> bool:
     return c is not None and (not c.is_vector or blas_takes(c))
 
 
-def _row_maps(op) -> list[tuple[ir.Value, bool, bool]] | None:
-    """[(operand, is_output, row_indexed)] of a kernel whose first loop is parallel, or None."""
+def _row_maps(op, depth: int = 1) -> list[tuple[ir.Value, bool, bool]] | None:
+    """[(operand, is_output, row_indexed)] of a kernel whose first `depth` loops are parallel
+    and index rows: a row-indexed operand's first `depth` dimensions are those loops, in
+    order, and no other of its dimensions uses them; any other operand uses none of them.
+    None when the kernel is not row-local at this depth."""
     operands = list(op.operands)
     if op.name == "linalg.copy":  # copy(in, out): row r of in to row r of out
-        if any(not isinstance(v.type, ir.MemRefType) or v.type.rank == 0 for v in operands):
+        if any(not isinstance(v.type, ir.MemRefType) or v.type.rank < depth for v in operands):
             return None
         return [(operands[0], False, True), (operands[1], True, True)]
     if op.name == "linalg.fill":  # fill(value, out): out is written row by row
         out = operands[1]
-        if not isinstance(out.type, ir.MemRefType) or out.type.rank == 0:
+        if not isinstance(out.type, ir.MemRefType) or out.type.rank < depth:
             return None
         return [(operands[0], False, False), (out, True, True)]
-    iterators = list(op.attributes["iterator_types"])
-    if not iterators or "parallel" not in str(iterators[0]) or _left_whole(op):
+    iterators = [str(it) for it in op.attributes["iterator_types"]]
+    if len(iterators) < depth or any("parallel" not in it for it in iterators[:depth]) or _left_whole(op):
         return None
     if not _body_is_position_free(op):
         return None
     n_in = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
     result = []
     for i, (value, attr) in enumerate(zip(operands, op.attributes["indexing_maps"])):
-        amap = ir.AffineMapAttr(attr).value
-        results = list(amap.results)
-        row_indexed = (bool(results) and isinstance(results[0], ir.AffineDimExpr) and results[0].position == 0
-                       and not any(_uses_dim(e, 0) for e in results[1:]))
-        if not row_indexed and any(_uses_dim(e, 0) for e in results):
-            return None  # the row loop indexes another dimension too (d0 + d1): not row-local
+        results = list(ir.AffineMapAttr(attr).value.results)
+        row_indexed = (len(results) >= depth
+                       and all(isinstance(e, ir.AffineDimExpr) and e.position == k
+                               for k, e in enumerate(results[:depth]))
+                       and not any(_uses_dim(e, k) for e in results[depth:] for k in range(depth)))
+        if not row_indexed and any(_uses_dim(e, k) for e in results for k in range(depth)):
+            return None  # the row loops index the operand otherwise (d0 + d1, a broadcast of d0 alone)
         result.append((value, i >= n_in, row_indexed))
     return result
 
@@ -116,54 +120,63 @@ def _loop_count(op) -> int:
     return ir.MemRefType(op.operands[-1].type).rank
 
 
-def _rows(entries) -> int | None:
-    rows = {ir.MemRefType(v.type).shape[0] for v, _, indexed in entries if indexed}
+def _rows(entries, depth: int = 1) -> tuple[int, ...] | None:
+    """The row shape (the first `depth` dimensions) all row-indexed operands share."""
+    rows = {tuple(ir.MemRefType(v.type).shape[:depth]) for v, _, indexed in entries if indexed}
     return rows.pop() if len(rows) == 1 else None
 
 
-def _keeps_rows(op) -> bool:
-    """A view whose row r is its source's row r: a reshape that leaves dimension 0 alone, or
-    a subview that takes all of dimension 0."""
+def _keeps_rows(op, depth: int = 1) -> bool:
+    """A view whose row r is its source's row r: a reshape that leaves the first `depth`
+    dimensions alone, or a subview that takes all of them."""
     if op.name == "memref.subview":
         source = ir.MemRefType(op.operands[0].type)
         offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
         sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
         strides = list(ir.DenseI64ArrayAttr(op.attributes["static_strides"]))
-        return (source.rank > 0 and (offsets[0], sizes[0], strides[0]) == (0, source.shape[0], 1)
-                and ir.MemRefType(op.results[0].type).shape[:1] == source.shape[:1])
-    groups = list(op.attributes["reassociation"])
-    return bool(groups) and [ir.IntegerAttr(d).value for d in groups[0]] == [0]
+        return (source.rank >= depth and offsets[:depth] == [0] * depth
+                and sizes[:depth] == source.shape[:depth] and strides[:depth] == [1] * depth
+                and ir.MemRefType(op.results[0].type).shape[:depth] == source.shape[:depth])
+    groups = [[ir.IntegerAttr(d).value for d in g] for g in op.attributes["reassociation"]]
+    return len(groups) >= depth and groups[:depth] == [[k] for k in range(depth)]
 
 
 @dataclass
 class _Group:
-    rows: int
+    rows: tuple  # the row shape: the first `depth` dimensions of every row-indexed operand
     kernels: list
     written: set  # buffers (roots) the group's kernels write, row by row
     read_whole: set  # buffers some kernel of the group reads whole (not by row)
     span: list  # every op from the first kernel to the last, in block order
+    depth: int = 1
+
+    @property
+    def count(self) -> int:
+        return math.prod(self.rows)
 
 
-def _groups(block) -> list[_Group]:
+def _groups(ops, depth: int = 1) -> list[_Group]:
+    """The runs of row-local kernels among `ops` (a block's operations, in order) whose rows
+    are their first `depth` dimensions."""
     groups, current, pending = [], None, []
 
     def close():
         nonlocal current
-        if (current is not None and len(current.kernels) >= 2 and current.rows >= MIN_ROWS
-                and any(_loop_count(k) >= 2 for k in current.kernels)):
+        if (current is not None and len(current.kernels) >= 2 and current.count >= MIN_ROWS
+                and any(_loop_count(k) > depth for k in current.kernels)):
             groups.append(current)
         current = None
 
-    for op in list(block.operations):
+    for op in ops:
         op = op.operation
         if op.name in _MOVABLE:
-            if op.name in _VIEWS and not _keeps_rows(op):
+            if op.name in _VIEWS and not _keeps_rows(op, depth):
                 close()
             elif current is not None:
                 pending.append(op)
             continue
-        entries = _row_maps(op) if op.name in _KERNELS else None
-        rows = _rows(entries) if entries else None
+        entries = _row_maps(op, depth) if op.name in _KERNELS else None
+        rows = _rows(entries, depth) if entries else None
         if entries is None or rows is None:
             close()
             continue
@@ -175,7 +188,7 @@ def _groups(block) -> list[_Group]:
             or any(out and view_root(v, _VIEWS) in current.read_whole for v, out, _ in entries))
         if current is None or rows != current.rows or conflict:
             close()
-            current = _Group(rows, [], set(), set(), [])
+            current = _Group(rows, [], set(), set(), [], depth)
         else:
             current.span.extend(pending)
         pending = []
@@ -188,21 +201,63 @@ def _groups(block) -> list[_Group]:
     return groups
 
 
+def _row_bytes(group: _Group) -> int:
+    """The bytes of one row of the group's largest operand."""
+    return max(byte_size(ir.MemRefType(v.type)) for k in group.kernels for v in k.operands
+               if isinstance(v.type, ir.MemRefType)) // group.count
+
+
+def _deepened(group: _Group) -> _Group:
+    """A group with a reduction (softmax, layer_norm over the last axis of a rank-3 tensor)
+    whose rows are too big for a private row buffer: the same kernels with rows over more
+    leading dimensions, (b, s) instead of b, when they are row-local there too. The
+    shallowest such depth whose rows fit, else the deepest; the group unchanged if none."""
+    if _row_bytes(group) <= MAX_PRIVATE_ROW_BYTES or not any(
+            k.name == "linalg.generic" and any("reduction" in str(it) for it in k.attributes["iterator_types"])
+            for k in group.kernels):
+        return group
+    best = group
+    for depth in range(2, max(_loop_count(k) for k in group.kernels)):
+        found = _groups(group.span, depth)
+        if len(found) != 1 or found[0].kernels != group.kernels:
+            break
+        best = found[0]
+        if _row_bytes(best) <= MAX_PRIVATE_ROW_BYTES:
+            break
+    return best
+
+
 def _elements(value: ir.Value) -> int:
     return math.prod(ir.MemRefType(value.type).shape)
 
 
-def _row_slice(value: ir.Value, row: ir.Value) -> ir.Value:
+def _row_indices(row: ir.Value, shape: tuple) -> list[ir.Value]:
+    """The indices of row number `row` in a row shape: [row] for one dimension, else its
+    position in row-major order ((b, s) = (row / S, row % S))."""
+    if len(shape) == 1:
+        return [row]
+    index = ir.IndexType.get()
+    indices, stride = [], math.prod(shape)
+    for size in shape:
+        stride //= size
+        position = arith.divui(row, arith.constant(index, stride)) if stride > 1 else row
+        indices.append(arith.remui(position, arith.constant(index, size)) if indices else position)
+    return indices
+
+
+def _row_slice(value: ir.Value, row: list[ir.Value]) -> ir.Value:
+    """value[row..., :, ...]: the row's subview, its leading dimensions of size one."""
     t = ir.MemRefType(value.type)
+    depth = len(row)
     # The row view keeps the buffer's strides at a dynamic offset; stated explicitly, since
     # the builder cannot infer it when the buffer's own strides are dynamic (a buffer that
     # bufferization gave a fully dynamic layout, e.g. an scf.if result).
     strides, _ = t.get_strides_and_offset()
     dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
     layout = ir.StridedLayoutAttr.get(dynamic, strides)
-    view = ir.MemRefType.get([1] + list(t.shape[1:]), t.element_type, layout, t.memory_space)
-    return memref.subview(value, [row] + [0] * (t.rank - 1), [1] + list(t.shape[1:]), [1] * t.rank,
-                          result_type=view)
+    shape = [1] * depth + list(t.shape[depth:])
+    view = ir.MemRefType.get(shape, t.element_type, layout, t.memory_space)
+    return memref.subview(value, row + [0] * (t.rank - depth), shape, [1] * t.rank, result_type=view)
 
 
 @dataclass(frozen=True)
@@ -222,8 +277,8 @@ class RowFusion(Pass):
     def run(self, module: ir.Operation) -> None:
         for func in module.regions[0].blocks[0].operations:
             if func.operation.name == "func.func" and func.regions[0].blocks:
-                for group in _groups(func.regions[0].blocks[0]):
-                    self._fuse(group)
+                for group in _groups(list(func.regions[0].blocks[0].operations)):
+                    self._fuse(_deepened(group))
 
     def _fuse(self, group: _Group) -> None:
         first = group.kernels[0]
@@ -234,33 +289,34 @@ class RowFusion(Pass):
         largest = max(_elements(v) for k in group.kernels for v in k.operands
                       if isinstance(v.type, ir.MemRefType))
         threads = self.threads_or_default()
-        parallel = threads > 1 and worth_parallel(["parallel"], [group.rows, largest // group.rows])
+        rows = group.count
+        parallel = threads > 1 and worth_parallel(["parallel"], [rows, largest // rows])
         index = ir.IndexType.get()
-        tag = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), group.rows)
+        tag = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), rows)
         with ir.InsertionPoint(first), first.location:
             if parallel:  # chunks of rows shared between threads by mlc-async-parallel
-                chunk = -(-group.rows // (CHUNKS_PER_THREAD * threads))
-                outer = scf.ForallOp([0], [-(-group.rows // chunk)], [1])
+                chunk = -(-rows // (CHUNKS_PER_THREAD * threads))
+                outer = scf.ForallOp([0], [-(-rows // chunk)], [1])
                 outer.attributes[TAG] = tag
                 with ir.InsertionPoint(outer.regions[0].blocks[0]):
                     chunk_end = scf.InParallelOp()
                 with ir.InsertionPoint(chunk_end):
                     size = arith.constant(index, chunk)
                     lower = arith.muli(outer.regions[0].blocks[0].arguments[0], size)
-                    upper = arith.minsi(arith.addi(lower, size), arith.constant(index, group.rows))
+                    upper = arith.minsi(arith.addi(lower, size), arith.constant(index, rows))
                     loop = scf.ForOp(lower, upper, arith.constant(index, 1))
             else:
-                loop = scf.ForOp(arith.constant(index, 0), arith.constant(index, group.rows),
+                loop = scf.ForOp(arith.constant(index, 0), arith.constant(index, rows),
                                  arith.constant(index, 1))
                 loop.attributes[TAG] = tag
         body = loop.regions[0].blocks[0]
-        row = body.arguments[0]
-        with ir.InsertionPoint(body):
+        with ir.InsertionPoint(body), first.location:
+            row = _row_indices(body.arguments[0], group.rows)
             terminator = scf.YieldOp([])
         for kernel in group.kernels:
             kernel.move_before(terminator.operation)
             with ir.InsertionPoint(kernel), kernel.location:
-                for i, (value, _, indexed) in enumerate(_row_maps(kernel)):
+                for i, (value, _, indexed) in enumerate(_row_maps(kernel, group.depth)):
                     if indexed:
                         kernel.operands[i] = _row_slice(value, row)
         _privatize(_block_of(outer if parallel else loop), loop.operation, row)
@@ -276,35 +332,51 @@ def _block_of(op) -> ir.Block:
     return op.operation.parent.regions[0].blocks[0]
 
 
-def _privatize(block: ir.Block, loop: ir.Operation, row: ir.Value) -> None:
+def _privatize(block: ir.Block, loop: ir.Operation, row: list[ir.Value]) -> None:
     """A temporary only the loop uses, row by row, shrinks to one row: a stack buffer
     allocated just before the row loop (once per thread's chunk, or once per call), reused
     by every row, instead of a full-size buffer whose rows go to memory and are never read
     again. No stack buffer is allocated inside the row loop itself."""
+    depth = len(row)
     private = []
     for alloc in [op.operation for op in block.operations]:
-        if alloc.name != "memref.alloc" or len(alloc.operands) or ir.MemRefType(alloc.results[0].type).rank == 0:
+        if alloc.name != "memref.alloc" or len(alloc.operands) or ir.MemRefType(alloc.results[0].type).rank < depth:
             continue
         t = ir.MemRefType(alloc.results[0].type)
         if getattr(t.element_type, "width", 0) < 8:
             continue  # i1 and index buffers stay as they are
-        row_bytes = byte_size(t) // max(t.shape[0], 1)
+        row_bytes = byte_size(t) // max(math.prod(t.shape[:depth]), 1)
         slices = _row_slices_of(alloc, loop, row)
         if slices is not None and 0 < row_bytes <= MAX_PRIVATE_ROW_BYTES:
             private.append((alloc, slices))
     for alloc, slices in private:
         t = ir.MemRefType(alloc.results[0].type)
-        row_type = ir.MemRefType.get([1] + list(t.shape[1:]), t.element_type)
+        row_type = ir.MemRefType.get([1] * depth + list(t.shape[depth:]), t.element_type)
         with ir.InsertionPoint(loop), alloc.location:
             row_buffer = memref.alloca(row_type, [], [], alignment=ROW_ALIGNMENT)
         for row_slice, views in slices:
             with ir.InsertionPoint(row_slice), row_slice.location:
                 value = row_buffer
                 for view in views:  # the same reshapes, on one row
-                    value = _reapply_view(view, value)
-                row_slice.results[0].replace_all_uses_with(memref.cast(row_slice.results[0].type, value))
+                    value = _reapply_view(view, value, depth)
+                row_slice.results[0].replace_all_uses_with(_as_row_view(value, row_slice.results[0].type))
             row_slice.erase()
         _erase_unused_chain(alloc)
+
+
+def _as_row_view(buffer: ir.Value, view: ir.MemRefType) -> ir.Value:
+    """The private row `buffer` as the row subview's type. Its strides are the full
+    buffer's: for one leading row dimension they match the row buffer's own (a
+    memref.cast); for more (rows (b, s) of a rank-3 buffer: strides [S * N, N, 1] against
+    the row buffer's [N, N, 1]) only in the dimensions longer than one, which are the ones
+    that address anything, so the buffer is reinterpreted with them."""
+    source = ir.MemRefType(buffer.type)
+    if source.get_strides_and_offset()[0] == view.get_strides_and_offset()[0]:
+        return memref.cast(view, buffer)
+    strides, _ = view.get_strides_and_offset()
+    zero = arith.constant(ir.IndexType.get(), 0)
+    return memref.reinterpret_cast(view, buffer, [zero], [], [],
+                                   [ir.ShapedType.get_dynamic_stride_or_offset()], list(view.shape), strides)
 
 
 # A private row buffer starts on a cache line: the stack only guarantees 16 bytes, and from
@@ -315,9 +387,9 @@ ROW_ALIGNMENT = 64
 MAX_PRIVATE_ROW_BYTES = 64 << 10
 
 
-def _row_slices_of(alloc: ir.Operation, loop: ir.Operation, row: ir.Value):
+def _row_slices_of(alloc: ir.Operation, loop: ir.Operation, row: list[ir.Value]):
     """[(row subview inside `loop`, [views from alloc to it])] when every use of the alloc is
-    a row-keeping view outside the loop or a row subview (offset [%row, 0, ...]) inside it;
+    a row-keeping view outside the loop or a row subview (offset [%row..., 0, ...]) inside it;
     else None."""
     found = []
 
@@ -327,7 +399,8 @@ def _row_slices_of(alloc: ir.Operation, loop: ir.Operation, row: ir.Value):
             inside = _is_inside(user, loop)
             if user.name == "memref.subview" and inside and _is_row_subview(user, row):
                 found.append((user, views))
-            elif user.name in ("memref.expand_shape", "memref.collapse_shape") and not inside and _keeps_rows(user):
+            elif (user.name in ("memref.expand_shape", "memref.collapse_shape") and not inside
+                  and _keeps_rows(user, len(row))):
                 if not walk(user.results[0], views + [user]):
                     return False
             else:
@@ -346,22 +419,24 @@ def _is_inside(op: ir.Operation, loop: ir.Operation) -> bool:
     return False
 
 
-def _is_row_subview(op: ir.Operation, row: ir.Value) -> bool:
-    """subview %v[%row, 0, ...] [1, full...] [1, ...] with %row the row loop's induction variable."""
+def _is_row_subview(op: ir.Operation, row: list[ir.Value]) -> bool:
+    """subview %v[%row..., 0, ...] [1..., full...] [1, ...] with %row the row loop's indices."""
+    depth = len(row)
     offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
     source = ir.MemRefType(op.operands[0].type)
     sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
-    return (len(op.operands) == 2 and op.operands[1] == row and offsets[1:] == [0] * (len(offsets) - 1)
-            and sizes == [1] + list(source.shape[1:]))
+    return (len(op.operands) == 1 + depth and list(op.operands)[1:] == row
+            and offsets[depth:] == [0] * (len(offsets) - depth)
+            and sizes == [1] * depth + list(source.shape[depth:]))
 
 
-def _reapply_view(view: ir.Operation, value: ir.Value) -> ir.Value:
+def _reapply_view(view: ir.Operation, value: ir.Value, depth: int) -> ir.Value:
     """`view` (a row-keeping reshape) applied to a one-row buffer instead of the full one."""
     result = ir.MemRefType(view.results[0].type)
-    one_row = ir.MemRefType.get([1] + list(result.shape[1:]), result.element_type)
+    one_row = ir.MemRefType.get([1] * depth + list(result.shape[depth:]), result.element_type)
     if view.name == "memref.expand_shape":
         return memref.expand_shape(one_row, value, view.attributes["reassociation"], [],
-                                   [1] + list(result.shape[1:]))
+                                   [1] * depth + list(result.shape[depth:]))
     return memref.collapse_shape(one_row, value, view.attributes["reassociation"])
 
 

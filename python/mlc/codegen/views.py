@@ -9,7 +9,8 @@ from __future__ import annotations
 from mlir import ir
 
 # Every view op the codegen passes meet; a caller may follow fewer.
-ALL_VIEWS = frozenset({"memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.cast"})
+ALL_VIEWS = frozenset({"memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.cast",
+                       "memref.reinterpret_cast"})
 
 
 def view_root(value: ir.Value, views=ALL_VIEWS) -> ir.Value:
