@@ -28,6 +28,11 @@ superlinear in a block's size: a 1,600-op 1-D chain took 6 s of LLVM time, 3,200
 before mlc-preallocate-temporaries: the loop is then one op for the live ranges, so no two
 temporaries of the group share bytes across rows.
 Private row buffers start on a cache line.
+
+Rows may span several leading dimensions: when a run holds a reduction whose rows over
+dimension 0 are bigger than a private row buffer may be (MAX_PRIVATE_ROW_BYTES), such as
+softmax over the last axis of (8, 512, 512), the same rule is tried with the first two
+(three, ...) loops as the row index, and the loop runs over 8 x 512 rows of 512 elements.
 """
 
 from __future__ import annotations
