@@ -54,9 +54,17 @@ def peer_ratios(row: dict) -> None:
         row["best_peer"], row["mlc_vs_best"] = best, row[f"{best}_ms"] / row["mlc_ms"]
 
 
+# A pause before each implementation's samples: numpy's OpenBLAS leaves its worker threads
+# spinning on the cores for ~0.1 s after its last call (OPENBLAS_THREAD_TIMEOUT, 2^28
+# cycles), which slowed whatever was timed next by up to 1.5x (attention_core, MLC right
+# after numpy: 13.9 ms against 9.8 with the workers asleep).
+SETTLE_S = 0.25
+
+
 def median_ms(fn, args, repeats: int = 15) -> float:
     """Median wall time of fn(*args) in ms over `repeats` calls after one warm-up call
-    (waits for jax's asynchronous results)."""
+    (waits for jax's asynchronous results), started after SETTLE_S."""
+    time.sleep(SETTLE_S)
     fn(*args)
     samples = []
     for _ in range(repeats):

@@ -27,7 +27,8 @@ Per block, from one run:
 - compile: MLC's first call (trace + every stage + LLVM; the persistent cache is off for
   this process, so it is a real compile), jax's lower + compile;
 - time: ROUNDS interleaved rounds of numpy, MLC and jax (each round `repeats` calls after a
-  warm-up), the median over every sample. jax runs in a child process (its MLIR bindings
+  warm-up, then a pause of common.SETTLE_S so numpy's spinning OpenBLAS workers do not
+  slow the next one), the median over every sample. jax runs in a child process (its MLIR bindings
   clash with MLC's in one process) that stays up for the whole run and is asked for its
   samples right after MLC's, so all columns see the same machine load; IREE likewise, in a
   child of its own (`peers.py --iree-child`; `corpus.py --iree-child` is the same), compiling the StableHLO
@@ -60,7 +61,7 @@ from typing import Callable
 
 import numpy as np
 
-from common import PEERS, RTOL, f64, max_error, peer_ratios, ratio_chart
+from common import PEERS, RTOL, SETTLE_S, f64, max_error, peer_ratios, ratio_chart
 from peers import IREE_DEVICE, IREE_FLAGS, ChildPeer, IreePeer, first_line, read_inputs, serve, start_peer
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -661,10 +662,13 @@ def measure(build, make_inputs, spec: dict, peers: dict, seed: int = 0, rounds: 
     d2h = []
     for _ in range(rounds):
         samples["numpy"] += samples_ms(np_fn, args, n)
+        time.sleep(SETTLE_S)
         if compiled is not None:
             samples["mlc"] += samples_ms(compiled, args, n)
+            time.sleep(SETTLE_S)
         for k, peer in timed.items():
             samples[k] += peer.time(n)
+            time.sleep(SETTLE_S)
             if k == "iree":
                 d2h += peer.last.get("d2h", [])
     row["repeats"] = n * rounds
