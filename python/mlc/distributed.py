@@ -89,6 +89,7 @@ def _install_failure_handlers(comm) -> None:
         sys.stderr.write(f"{where} {kind.__name__} on process {comm.Get_rank()}: aborting the job\n")
         sys.stderr.flush()
         comm.Abort(1)
+        os._exit(1)  # MPI_Abort may return before mpiexec ends this process
 
     sys.excepthook = abort_on_exception
     atexit.register(_announce_exit, comm)
@@ -206,3 +207,4 @@ def abort(message: str, code: int = 1) -> None:
     if comm is None:
         raise SystemExit(code)
     comm.Abort(code)
+    os._exit(code)  # MPI_Abort may return before mpiexec ends this process

@@ -67,8 +67,11 @@ func.func @dead(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // MPI-DAG: %[[CHECK:.*]] = memref.alloca() : memref<12xi64>
 // MPI: llvm.call @MPI_Iallreduce
 // MPI: llvm.call @mlc_collective_wait(%{{.*}}, %[[TIMEOUT]], %{{.*}}) {no_inline}
+// A mismatch aborts the job and never goes on to the data call, even when MPI_Abort
+// returns before mpiexec has ended the process (_exit).
 // MPI: scf.if
 // MPI: llvm.call @MPI_Abort
+// MPI-NEXT: llvm.call @_exit(%{{.*}}) : (i32) -> ()
 // MPI: llvm.call @MPI_Allreduce
 func.func @max_i64(%a: tensor<5xi64>) -> tensor<5xi64> {
   %0 = "hlo.all_reduce"(%a) {kind = "max"} : (tensor<5xi64>) -> tensor<5xi64>
@@ -118,5 +121,6 @@ func.func @broadcast(%a: tensor<3xi32>) -> tensor<3xi32> {
 // LLVM-DAG: llvm.func @MPI_Test(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
 // LLVM-DAG: llvm.func @sched_yield() -> i32
 // LLVM-DAG: llvm.func @MPI_Abort(i32, i32) -> i32
+// LLVM-DAG: llvm.func @_exit(i32)
 // LLVM-NOT: _mlir_ciface_MPI_
 // LLVM: llvm.call @MPI_Allreduce
