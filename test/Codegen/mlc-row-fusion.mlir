@@ -204,22 +204,24 @@ func.func @rank3_rows_over_two_dims(%x: memref<8x512x512xf32>, %out: memref<8x51
 
 // -----
 
-// The same, but the subtract also adds a per-batch bias (indexed by d0 alone): on rows of
-// (batch, position) that operand would be neither one row nor whole, so the rows stay over
-// the batch axis (the maxima's private row is then 512 of them).
-// CHECK-LABEL: func @rank3_per_batch_operand_keeps_one_dim
-// CHECK: } {mlc.row_fusion = 8 : i64}
-// ONE-LABEL: func @rank3_per_batch_operand_keeps_one_dim
-// ONE: memref.alloca() {alignment = 64 : i64} : memref<1x512xf32>
-// ONE: scf.for %[[R:.*]] = %{{.*}} to %c8
-// ONE-NOT: arith.divui
-// ONE:   memref.subview %{{.*}}[%[[R]], 0, 0] [1, 512, 512] [1, 1, 1]
-// ONE: } {mlc.row_fusion = 8 : i64}
+// The same with a per-batch bias (indexed by d0 alone) and a (512, 512) mask read as
+// (d1, d2), as attention's causal mask is: each row (b, s) reads bias[b] and mask row s,
+// slices of one element and of one row.
+// CHECK-LABEL: func @rank3_reads_slices_of_inputs
+// CHECK: } {mlc.row_fusion = 4096 : i64}
+// ONE-LABEL: func @rank3_reads_slices_of_inputs
+// ONE: scf.for %[[R:.*]] = %{{.*}} to %c4096
+// ONE:   %[[B:.*]] = arith.divui %[[R]], %{{.*}}
+// ONE:   %[[S:.*]] = arith.remui %[[R]], %{{.*}}
+// ONE:   memref.subview %{{.*}}[%[[B]]] [1] [1] : memref<8xf32> to memref<1xf32, strided<[1], offset: ?>>
+// ONE:   memref.subview %{{.*}}[%[[S]], 0] [1, 512] [1, 1] : memref<512x512xf32> to memref<1x512xf32, strided<[512, 1], offset: ?>>
+// ONE: } {mlc.row_fusion = 4096 : i64}
 #id3b = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row3b = affine_map<(d0, d1, d2) -> (d0, d1)>
 #batch = affine_map<(d0, d1, d2) -> (d0)>
-func.func @rank3_per_batch_operand_keeps_one_dim(%x: memref<8x512x512xf32>, %bias: memref<8xf32>,
-                                                 %out: memref<8x512x512xf32>) {
+#mask = affine_map<(d0, d1, d2) -> (d1, d2)>
+func.func @rank3_reads_slices_of_inputs(%x: memref<8x512x512xf32>, %bias: memref<8xf32>,
+                                        %mask: memref<512x512xf32>, %out: memref<8x512x512xf32>) {
   %ninf = arith.constant 0xFF800000 : f32
   %m = memref.alloc() : memref<8x512xf32>
   linalg.fill ins(%ninf : f32) outs(%m : memref<8x512xf32>)
@@ -229,11 +231,47 @@ func.func @rank3_per_batch_operand_keeps_one_dim(%x: memref<8x512x512xf32>, %bia
     %r = arith.maximumf %a, %acc : f32
     linalg.yield %r : f32
   }
-  linalg.generic {indexing_maps = [#id3b, #row3b, #batch, #id3b], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%x, %m, %bias : memref<8x512x512xf32>, memref<8x512xf32>, memref<8xf32>) outs(%out : memref<8x512x512xf32>) {
-  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+  linalg.generic {indexing_maps = [#id3b, #row3b, #batch, #mask, #id3b], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %m, %bias, %mask : memref<8x512x512xf32>, memref<8x512xf32>, memref<8xf32>, memref<512x512xf32>)
+      outs(%out : memref<8x512x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %k: f32, %o: f32):
     %s = arith.subf %a, %b : f32
-    %r = arith.addf %s, %c : f32
+    %t = arith.addf %s, %c : f32
+    %r = arith.addf %t, %k : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A sliding window (x read at (d0, d1 + d2)) mixes the second loop with the third: rows
+// over (b, s) would not be independent slices, so the rows stay over the batch axis.
+// CHECK-LABEL: func @rank3_window_keeps_one_dim
+// CHECK: } {mlc.row_fusion = 8 : i64}
+// ONE-LABEL: func @rank3_window_keeps_one_dim
+// ONE: scf.for %[[R:.*]] = %{{.*}} to %c8
+// ONE-NOT: arith.divui
+// ONE: } {mlc.row_fusion = 8 : i64}
+#win = affine_map<(d0, d1, d2) -> (d0, d1 + d2)>
+#out2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#in2 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#tap = affine_map<(d0, d1, d2) -> (d2)>
+func.func @rank3_window_keeps_one_dim(%x: memref<8x1023xf32>, %w: memref<512xf32>, %s: memref<8x512xf32>,
+                                      %y: memref<8x512x512xf32>, %out: memref<8x512x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<8x512xf32>)
+  linalg.generic {indexing_maps = [#win, #tap, #out2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<8x1023xf32>, memref<512xf32>) outs(%s : memref<8x512xf32>) {
+  ^bb0(%a: f32, %t: f32, %acc: f32):
+    %p = arith.mulf %a, %t : f32
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#in2, #out2, #in2], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%y, %s : memref<8x512x512xf32>, memref<8x512xf32>) outs(%out : memref<8x512x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
     linalg.yield %r : f32
   }
   return

@@ -67,11 +67,14 @@ def _left_whole(op) -> bool:
     return c is not None and (not c.is_vector or blas_takes(c))
 
 
-def _row_maps(op, depth: int = 1) -> list[tuple[ir.Value, bool, bool]] | None:
-    """[(operand, is_output, row_indexed)] of a kernel whose first `depth` loops are parallel
-    and index rows: a row-indexed operand's first `depth` dimensions are those loops, in
-    order, and no other of its dimensions uses them; any other operand uses none of them.
-    None when the kernel is not row-local at this depth."""
+def _row_maps(op, depth: int = 1) -> list[tuple[ir.Value, bool, object]] | None:
+    """[(operand, is_output, placement)] of a kernel whose first `depth` loops are parallel
+    and index rows, or None when the kernel is not row-local at this depth. placement is
+    True for a row-indexed operand (its first `depth` dimensions are those loops, in order,
+    and no other of its dimensions uses them), False for one read whole (it uses none of
+    them), or, for an input that some of its dimensions index by single row loops (a causal
+    mask (S, S) read as (d2, d3) by rows (b, h, s)), the row loop per dimension (-1: none):
+    row r then reads the matching slice of it."""
     operands = list(op.operands)
     if op.name == "linalg.copy":  # copy(in, out): row r of in to row r of out
         if any(not isinstance(v.type, ir.MemRefType) or v.type.rank < depth for v in operands):
@@ -91,14 +94,32 @@ def _row_maps(op, depth: int = 1) -> list[tuple[ir.Value, bool, bool]] | None:
     result = []
     for i, (value, attr) in enumerate(zip(operands, op.attributes["indexing_maps"])):
         results = list(ir.AffineMapAttr(attr).value.results)
-        row_indexed = (len(results) >= depth
-                       and all(isinstance(e, ir.AffineDimExpr) and e.position == k
-                               for k, e in enumerate(results[:depth]))
-                       and not any(_uses_dim(e, k) for e in results[depth:] for k in range(depth)))
-        if not row_indexed and any(_uses_dim(e, k) for e in results for k in range(depth)):
-            return None  # the row loops index the operand otherwise (d0 + d1, a broadcast of d0 alone)
-        result.append((value, i >= n_in, row_indexed))
+        placement = _placement(results, depth)
+        if placement is None or (i >= n_in and placement is not True):
+            return None  # d0 + d1, or an output not written row by row
+        result.append((value, i >= n_in, placement))
     return result
+
+
+def _placement(results: list, depth: int):
+    """An operand's placement (see _row_maps) from its indexing map's results, or None when
+    a dimension mixes a row loop with others (d0 + d1)."""
+    rows_used = [any(_uses_dim(e, k) for k in range(depth)) for e in results]
+    if not any(rows_used):
+        return False
+    if (len(results) >= depth and all(isinstance(e, ir.AffineDimExpr) and e.position == k
+                                      for k, e in enumerate(results[:depth]))
+            and not any(rows_used[depth:])):
+        return True
+    placement = []
+    for e, used in zip(results, rows_used):
+        if not used:
+            placement.append(-1)
+        elif isinstance(e, ir.AffineDimExpr) and e.position not in placement:
+            placement.append(e.position)
+        else:
+            return None
+    return tuple(placement)
 
 
 def _body_is_position_free(op) -> bool:
@@ -127,7 +148,7 @@ def _loop_count(op) -> int:
 
 def _rows(entries, depth: int = 1) -> tuple[int, ...] | None:
     """The row shape (the first `depth` dimensions) all row-indexed operands share."""
-    rows = {tuple(ir.MemRefType(v.type).shape[:depth]) for v, _, indexed in entries if indexed}
+    rows = {tuple(ir.MemRefType(v.type).shape[:depth]) for v, _, placed in entries if placed is True}
     return rows.pop() if len(rows) == 1 else None
 
 
@@ -189,7 +210,7 @@ def _groups(ops, depth: int = 1) -> list[_Group]:
         # buffer the group writes, or a write to a buffer the group reads whole (read
         # before, in program order), ends the group.
         conflict = current is not None and (
-            any(not indexed and view_root(v, _VIEWS) in current.written for v, out, indexed in entries)
+            any(placed is not True and view_root(v, _VIEWS) in current.written for v, out, placed in entries)
             or any(out and view_root(v, _VIEWS) in current.read_whole for v, out, _ in entries))
         if current is None or rows != current.rows or conflict:
             close()
@@ -200,8 +221,8 @@ def _groups(ops, depth: int = 1) -> list[_Group]:
         current.kernels.append(op)
         current.span.append(op)
         current.written.update(view_root(v, _VIEWS) for v, out, _ in entries if out)
-        current.read_whole.update(view_root(v, _VIEWS) for v, out, indexed in entries
-                                  if not indexed and isinstance(v.type, ir.MemRefType))
+        current.read_whole.update(view_root(v, _VIEWS) for v, out, placed in entries
+                                  if placed is not True and isinstance(v.type, ir.MemRefType))
     close()
     return groups
 
@@ -265,6 +286,18 @@ def _row_slice(value: ir.Value, row: list[ir.Value]) -> ir.Value:
     return memref.subview(value, row + [0] * (t.rank - depth), shape, [1] * t.rank, result_type=view)
 
 
+def _placed_slice(value: ir.Value, row: list[ir.Value], placement: tuple) -> ir.Value:
+    """The slice of an input row `row` reads: at each dimension a row loop indexes, that
+    loop's index (size one); the other dimensions whole."""
+    t = ir.MemRefType(value.type)
+    strides, _ = t.get_strides_and_offset()
+    layout = ir.StridedLayoutAttr.get(ir.ShapedType.get_dynamic_stride_or_offset(), strides)
+    shape = [1 if k >= 0 else size for k, size in zip(placement, t.shape)]
+    view = ir.MemRefType.get(shape, t.element_type, layout, t.memory_space)
+    return memref.subview(value, [row[k] if k >= 0 else 0 for k in placement], shape, [1] * t.rank,
+                          result_type=view)
+
+
 @dataclass(frozen=True)
 class RowFusion(Pass):
     """Fuses runs of row-local kernels on buffers into one loop over rows (scf.forall).
@@ -321,9 +354,11 @@ class RowFusion(Pass):
         for kernel in group.kernels:
             kernel.move_before(terminator.operation)
             with ir.InsertionPoint(kernel), kernel.location:
-                for i, (value, _, indexed) in enumerate(_row_maps(kernel, group.depth)):
-                    if indexed:
+                for i, (value, _, placed) in enumerate(_row_maps(kernel, group.depth)):
+                    if placed is True:
                         kernel.operands[i] = _row_slice(value, row)
+                    elif placed:
+                        kernel.operands[i] = _placed_slice(value, row, placed)
         _privatize(_block_of(outer if parallel else loop), loop.operation, row)
 
 
