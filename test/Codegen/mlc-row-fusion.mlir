@@ -276,3 +276,25 @@ func.func @rank3_window_keeps_one_dim(%x: memref<8x1023xf32>, %w: memref<512xf32
   }
   return
 }
+
+// -----
+
+// Not fused: row n of the column maxima would read column n of %w (w[k, n] as (d1, d0)),
+// one element per 1024 bytes; the kernels stay whole loop nests.
+// CHECK-LABEL: func @column_read_not_fused
+// CHECK-NOT: mlc.row_fusion
+// ONE-LABEL: func @column_read_not_fused
+// ONE-NOT: mlc.row_fusion
+#colmax_in = affine_map<(d0, d1) -> (d1, d0)>
+#colmax_out = affine_map<(d0, d1) -> (d0)>
+func.func @column_read_not_fused(%w: memref<1024x256xf32>, %m: memref<256xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%m : memref<256xf32>)
+  linalg.generic {indexing_maps = [#colmax_in, #colmax_out], iterator_types = ["parallel", "reduction"]}
+      ins(%w : memref<1024x256xf32>) outs(%m : memref<256xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -72,9 +72,10 @@ def _row_maps(op, depth: int = 1) -> list[tuple[ir.Value, bool, object]] | None:
     and index rows, or None when the kernel is not row-local at this depth. placement is
     True for a row-indexed operand (its first `depth` dimensions are those loops, in order,
     and no other of its dimensions uses them), False for one read whole (it uses none of
-    them), or, for an input that some of its dimensions index by single row loops (a causal
-    mask (S, S) read as (d2, d3) by rows (b, h, s)), the row loop per dimension (-1: none):
-    row r then reads the matching slice of it."""
+    them), or, for an input whose leading dimensions are indexed by single row loops (a
+    causal mask (S, S) read as (d2, d3) by rows (b, h, s)), the row loop per dimension (-1:
+    none): row r then reads that contiguous slice of it. (A row loop indexing a later
+    dimension, w[k, n] read as (d1, d0), would read a strided column per row: not fused.)"""
     operands = list(op.operands)
     if op.name == "linalg.copy":  # copy(in, out): row r of in to row r of out
         if any(not isinstance(v.type, ir.MemRefType) or v.type.rank < depth for v in operands):
@@ -115,10 +116,10 @@ def _placement(results: list, depth: int):
     for e, used in zip(results, rows_used):
         if not used:
             placement.append(-1)
-        elif isinstance(e, ir.AffineDimExpr) and e.position not in placement:
+        elif isinstance(e, ir.AffineDimExpr) and e.position not in placement and -1 not in placement:
             placement.append(e.position)
         else:
-            return None
+            return None  # mixed, repeated, or after a whole dimension: a strided slice (w[:, n])
     return tuple(placement)
 
 
