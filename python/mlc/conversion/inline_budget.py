@@ -42,7 +42,10 @@ def _size(op: ir.Operation) -> int:
     for region in op.regions:
         for block in region.blocks:
             for inner in block.operations:
-                total += 1 + _size(inner.operation)
+                total += 1
+                inner = inner.operation
+                if len(inner.regions):  # (most ops: nothing nested)
+                    total += _size(inner)
     return total
 
 

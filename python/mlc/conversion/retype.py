@@ -17,12 +17,25 @@ def all_ops(root: ir.Operation) -> list[ir.Operation]:
     return ops
 
 
+def _remembered(convert: TypeConversion) -> TypeConversion:
+    """`convert` answering each type once (a module repeats a few types thousands of times)."""
+    memo: dict = {}
+
+    def cached(t: ir.Type):
+        found = memo.get(t, memo)  # (the dict itself: not asked yet; None is an answer)
+        if found is memo:
+            found = memo[t] = convert(t)
+        return found
+    return cached
+
+
 def retype_values(op: ir.Operation, convert: TypeConversion) -> None:
     """The op's results and its regions' block arguments."""
-    for result in op.results:
-        new = convert(result.type)
+    results = op.results
+    for i, t in enumerate(results.types):  # (the types at once: most stay as they are)
+        new = convert(t)
         if new is not None:
-            result.set_type(new)
+            results[i].set_type(new)
     regions = op.regions
     if not len(regions):  # (most ops: scalar arith in kernel bodies)
         return
@@ -48,6 +61,7 @@ def retype_everything(root: ir.Operation, convert: TypeConversion,
     `ops`: all_ops(root), when the caller walked it already."""
     if ops is None:
         ops = all_ops(root)
+    convert = _remembered(convert)
     for op in ops:
         retype_values(op, convert)
         if op.name == "func.func":

@@ -56,12 +56,16 @@ def _owner_op(value: ir.Value):
 
 @dataclass
 class _Run:
-    ops: list  # (top-level op, the values it reads from outside, its nested ops)
+    # (top-level op, the values it reads from outside, (nested op, its operands) of each
+    # nested op)
+    ops: list
     size: int = 0
 
 
 def _candidate(op: ir.Operation):
-    """(nested ops, values read from outside) of a top-level op that may move, else None."""
+    """(nested ops, values read from outside, (nested op, its operands) of each nested op)
+    of a top-level op that may move, else None. (The operands are read once: outlining
+    other runs changes none of them, and _outline remaps them.)"""
     if len(op.results) or not (len(op.regions) or op.name.startswith("linalg.")
                                or op.name in ("func.call", "memref.copy")):
         return None  # (deallocs and other bookkeeping stay in the caller)
@@ -69,24 +73,25 @@ def _candidate(op: ir.Operation):
     _inner(op, ops, args)
     if any(o.name.startswith("async.") for o in ops):
         return None
-    inside = set(ops)
-    block_args = set(args)
-    captured = []
+    # Values defined inside: results of the nested ops, block arguments of their regions
+    # (a set of values: cheaper to ask than each operand's defining op).
+    defined = set(args)
     for o in ops:
-        for v in o.operands:
-            owner = _owner_op(v)
-            if owner is not None:
-                if owner in inside:
-                    continue
-            elif v in block_args:
+        defined.update(o.results)
+    captured = []
+    reads = [(o, list(o.operands)) for o in ops]
+    for _, values in reads:
+        for v in values:
+            if v in defined:
                 continue
+            owner = _owner_op(v)
             if owner is not None and owner.name == "arith.constant":
                 captured.append(v)
             elif _passable(v.type):
                 captured.append(v)
             else:
                 return None
-    return ops, captured
+    return ops, captured, reads
 
 
 def _runs(block: ir.Block, budget: int) -> list[_Run]:
@@ -101,7 +106,7 @@ def _runs(block: ir.Block, budget: int) -> list[_Run]:
         if current is None or current.size + size > budget:
             current = _Run([])
             runs.append(current)
-        current.ops.append((op, found[1], found[0]))
+        current.ops.append((op, found[1], found[2]))
         current.size += size
     return runs
 
@@ -133,9 +138,9 @@ def _outline(run: _Run, name: str, caller) -> None:
         remap[c] = clone.results[0]
     for op, _, _ in run.ops:
         op.move_before(ret)
-    for _, _, ops in run.ops:  # (moving keeps the nested ops _candidate listed)
-        for o in ops:
-            for i, v in enumerate(o.operands):
+    for _, _, reads in run.ops:  # (moving keeps the nested ops _candidate listed)
+        for o, values in reads:
+            for i, v in enumerate(values):
                 if v in remap:
                     o.operands[i] = remap[v]
 

@@ -54,9 +54,12 @@ def _size(op: ir.Operation, loops: list) -> tuple[int, bool]:
     for region in op.regions:
         for block in region.blocks:
             for inner in block.operations:
+                total += 1
                 inner = inner.operation
+                if not len(inner.regions):  # (most ops: nothing nested, no loop)
+                    continue
                 size, nested = _size(inner, loops)
-                total += 1 + size
+                total += size
                 if inner.name == "scf.for":
                     has_loop = True
                     if not nested:

@@ -39,9 +39,14 @@ def element_type(dtype) -> ir.Type:
 
 def _shape_and_dtype(value: ir.Value) -> tuple[tuple, np.dtype]:
     t = value.type  # (types come downcast: no cast for a ranked tensor)
-    if type(t) is not ir.RankedTensorType:
-        t = ir.RankedTensorType(t)
-    return tuple(t.shape), numpy_dtype(t.element_type)
+    trace = active_trace()
+    found = trace.shapes.get(t) if trace is not None else None
+    if found is None:
+        rt = t if type(t) is ir.RankedTensorType else ir.RankedTensorType(t)
+        found = (tuple(rt.shape), numpy_dtype(rt.element_type))
+        if trace is not None:
+            trace.shapes[t] = found
+    return found
 
 
 def wrap(value: ir.Value, weak: bool = False) -> Tracer:

@@ -85,6 +85,22 @@ def join(dtypes_and_weak, default_int: np.dtype, default_float: np.dtype) -> tup
     lattice nodes, weak if it is a weak type. A weak bound takes the default dtype of its
     kind (Python scalars default to int32/float32 in MLC), or its 64-bit type when a 64-bit
     array or weak 64-bit value took part."""
+    key = (*dtypes_and_weak, default_int, default_float)
+    try:
+        found = _JOINS.get(key)
+    except TypeError:  # (an unhashable dtype-like: no memo)
+        return _join_pairs(dtypes_and_weak, default_int, default_float)
+    if found is None:
+        found = _JOINS[key] = _join_pairs(dtypes_and_weak, default_int, default_float)
+    return found
+
+
+# join's answers by its arguments (dtypes, weak flags: immutable). Every elementwise op of
+# a trace asks; a program asks about a handful of combinations.
+_JOINS: dict = {}
+
+
+def _join_pairs(dtypes_and_weak, default_int: np.dtype, default_float: np.dtype) -> tuple[np.dtype, bool]:
     pairs = [(np.dtype(d), bool(w)) for d, w in dtypes_and_weak]
     if all(d == pairs[0][0] for d, _ in pairs):
         dtype, weak = pairs[0][0], all(w for _, w in pairs)

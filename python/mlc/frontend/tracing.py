@@ -9,6 +9,7 @@ control flow on a Tracer is impossible (its value is unknown until run time) and
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from dataclasses import dataclass, field
 
@@ -43,10 +44,12 @@ class TraceContext:
     # Splat attributes of Python scalars by (value, its type, sign, dtype, shape) (core.splat):
     # a graph multiplies by the same few scalars over and over.
     splats: dict = field(default_factory=dict)
+    # (shape, numpy dtype) of each tensor type of the trace (core._shape_and_dtype): every
+    # op's result is read back as one, and a graph has a few types.
+    shapes: dict = field(default_factory=dict)
 
     def user_location(self) -> ir.Location:
         """The first frame outside MLC's own code: the user's line, as file:line:col."""
-        import sys
         frame = sys._getframe(2)
         while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
             frame = frame.f_back

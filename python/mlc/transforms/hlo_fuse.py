@@ -69,6 +69,7 @@ from mlir import ir
 from mlir.dialects import func
 
 from ..dialects.hlo.ops import OPS
+from .block_graph import BlockGraph
 from .hlo_dce import unused
 from .hlo_verify import HloGraphPass
 
@@ -79,7 +80,11 @@ _ROOT_KINDS = {"input": "input", "output": "output"}   # fusion role of a root -
 def role(op) -> str:
     """The op's fusion role from the op table (OpDef.fusion): elementwise, movement, gather,
     input (a reduction), output (a contraction), or "" (never fused)."""
-    name = op.name
+    return role_of(op.name)
+
+
+def role_of(name: str) -> str:
+    """role() by op name."""
     found = _ROLES.get(name)
     if found is None:
         opdef = OPS.get(name.removeprefix("hlo.")) if name.startswith("hlo.") else None
@@ -89,29 +94,31 @@ def role(op) -> str:
 
 _ROLES: dict[str, str] = {}  # op name -> role (asked several times per op of a graph)
 
+# The rules below ask about ops of a BlockGraph by number (`g` the graph, `i` an op).
 
-def fusible_producer(op) -> bool:
+
+def fusible_producer(g: BlockGraph, i: int) -> bool:
     """Elementwise ops, constants/iota, data movement and gathers fuse into their consumers."""
-    return role(op) in ("elementwise", "movement", "gather")
+    return role_of(g.names[i]) in ("elementwise", "movement", "gather")
 
 
-def fusible_root(op) -> bool:
+def fusible_root(g: BlockGraph, i: int) -> bool:
     """What may start a group: anything a producer may be, plus reductions and contractions."""
-    return role(op) != ""
+    return role_of(g.names[i]) != ""
 
 
-def is_reduction_or_contraction(op) -> bool:
-    return role(op) in _ROOT_KINDS
+def is_reduction_or_contraction(g: BlockGraph, i: int) -> bool:
+    return role_of(g.names[i]) in _ROOT_KINDS
 
 
-def is_contraction(op) -> bool:
-    return role(op) == "output"
+def is_contraction(g: BlockGraph, i: int) -> bool:
+    return role_of(g.names[i]) == "output"
 
 
-def keeps_operands_outside(op) -> bool:
+def keeps_operands_outside(g: BlockGraph, i: int) -> bool:
     """A contraction's operands would be recomputed once per output column, a gather's are read
     at data-dependent positions: both read materialized operands, never fused producers."""
-    return role(op) in ("output", "gather")
+    return role_of(g.names[i]) in ("output", "gather")
 
 
 # Recomputation a group may add, as a fraction of the arithmetic it does anyway (the
@@ -119,46 +126,34 @@ def keeps_operands_outside(op) -> bool:
 RECOMPUTE_BUDGET = 0.1
 
 
-def _elements(value: ir.Value) -> int:
-    t = value.type  # (types come downcast: no cast for a ranked tensor)
-    return math.prod((t if type(t) is ir.RankedTensorType else ir.RankedTensorType(t)).shape)
-
-
-def own_flops(op) -> float:
+def own_flops(g: BlockGraph, i: int) -> float:
     """An elementwise or movement op's arithmetic, computed once: cost x result elements
     (contractions and reductions count 0 here: they run once whatever their users do)."""
-    name = op.name
-    opdef = OPS.get(name.removeprefix("hlo."))
+    opdef = OPS.get(g.names[i].removeprefix("hlo."))
     if opdef is None or opdef.fusion in _ROOT_KINDS:
         return 0.0
-    return opdef.cost * sum(_elements(r) for r in op.results)
+    return opdef.cost * sum(g.result_elements(i))
 
 
-def reads_per_element(consumer, operand_index: int) -> float:
+def reads_per_element(g: BlockGraph, consumer: int, operand_index: int) -> float:
     """How often one evaluation of each result element of `consumer` makes the fused kernel
     evaluate an element of operand `operand_index`: 1 for elementwise ops, the broadcast
     factor for broadcast_in_dim (a [512] operand broadcast to [512, 768] is read 768
     times per element), at most 1 for slices; a reduce reads each input element once."""
-    if role(consumer) == "input":
+    if role_of(g.names[consumer]) == "input":
         return 1.0
-    operand = consumer.operands[operand_index]
-    return _elements(consumer.results[0]) / max(_elements(operand), 1)
+    operand = g.operands[consumer][operand_index]
+    return g.result_elements(consumer)[0] / max(g.elements(operand), 1)
 
 
-def uses_of(op) -> list[tuple]:
-    """(user op, operand number) of every use of every result of `op`."""
-    return [(use.owner.operation, use.operand_number) for result in op.results for use in result.uses]
-
-
-def evaluations(producer, multiplicity: dict, uses: list | None = None) -> float:
+def evaluations(g: BlockGraph, producer: int, multiplicity: dict) -> float:
     """How many times the fused kernel would evaluate each element of `producer`: the sum,
     over its uses in the group, of the user's own evaluations times its reads per element
-    (merged kernels recompute an op per use; a reduction or contraction runs once).
-    `uses`: uses_of(producer), when the caller has it."""
+    (merged kernels recompute an op per use; a reduction or contraction runs once)."""
     total = 0.0
-    for user, number in uses_of(producer) if uses is None else uses:
+    for user, number in g.users[producer]:
         if user in multiplicity:  # a use outside the group reads the stored result
-            total += multiplicity[user] * reads_per_element(user, number)
+            total += multiplicity[user] * reads_per_element(g, user, number)
     return total
 
 
@@ -170,12 +165,13 @@ def recompute_within_budget(extra: float, group_flops: float) -> bool:
     return extra <= RECOMPUTE_BUDGET * group_flops + 1e-9
 
 
-def cheap_to_duplicate(op) -> bool:
+def cheap_to_duplicate(g: BlockGraph, i: int) -> bool:
     """Constants, iota and broadcasts of a 0-d value cost nothing to recompute per consumer."""
-    if op.name in ("hlo.constant", "hlo.iota"):
+    name = g.names[i]
+    if name in ("hlo.constant", "hlo.iota"):
         return True
-    return (op.name == "hlo.broadcast_in_dim"
-            and ir.RankedTensorType(op.operands[0].type).rank == 0)
+    return (name == "hlo.broadcast_in_dim"
+            and ir.RankedTensorType(g.operands[i][0].type).rank == 0)
 
 
 # Arithmetic duplicated elementwise producers may add to a function, as a fraction of the
@@ -185,57 +181,58 @@ def cheap_to_duplicate(op) -> bool:
 DUPLICATE_BUDGET = 0.02
 
 
-def cheap_elementwise(op) -> bool:
+def cheap_elementwise(g: BlockGraph, i: int) -> bool:
     """An elementwise op of at most one add's cost per element (add, multiply, compare,
     select, convert ...: the op table's `cost`), not a transcendental or a division."""
-    return role(op) == "elementwise" and OPS[op.name.removeprefix("hlo.")].cost <= 1.0
+    name = g.names[i]
+    return role_of(name) == "elementwise" and OPS[name.removeprefix("hlo.")].cost <= 1.0
 
 
-def reads_materialized(op, grouped: set) -> bool:
-    """Every operand of `op` is a function argument or the result of an op that is
+def reads_materialized(g: BlockGraph, i: int, grouped: set) -> bool:
+    """Every operand of op `i` is a function argument or the result of an op that is
     materialized anyway (a reduction, a contraction, an op no fusion takes) and not
-    `grouped` into a fusion, so a copy of `op` in a fusion reads the same buffers the
+    `grouped` into a fusion, so a copy of the op in a fusion reads the same buffers the
     original does."""
-    for value in op.operands:
-        owner = _defining_op(value)
-        if owner is None or cheap_to_duplicate(owner):  # (a constant is copied along)
+    for owner in g.producers[i]:
+        if owner is None or cheap_to_duplicate(g, owner):  # (a constant is copied along)
             continue
-        if role(owner) not in ("input", "output", "") or owner in grouped:
+        if role_of(g.names[owner]) not in ("input", "output", "") or owner in grouped:
             return False
     return True
 
 
-def function_flops(ops) -> float:
+def function_flops(g: BlockGraph) -> float:
     """The arithmetic of a function's ops (what the duplication budget is a fraction of):
     elementwise cost x elements, a reduction's input elements, a contraction's 2 x output
     elements x contracted size."""
     total = 0.0
-    for op in ops:
-        r = role(op)
+    for i in range(g.size):
+        r = role_of(g.names[i])
         if r == "input":
-            total += _elements(op.operands[0])
-        elif r == "output" and op.name == "hlo.dot_general":
-            lhs = ir.RankedTensorType(op.operands[0].type).shape
+            total += g.elements(g.operands[i][0])
+        elif r == "output" and g.names[i] == "hlo.dot_general":
+            op = g.ops[i]
+            lhs = ir.RankedTensorType(g.operands[i][0].type).shape
             contracted = math.prod(lhs[d] for d in ir.DenseI64ArrayAttr(op.attributes["lhs_contracting_dimensions"]))
-            total += 2.0 * _elements(op.results[0]) * contracted
+            total += 2.0 * g.result_elements(i)[0] * contracted
         elif r in ("elementwise", "movement"):
-            total += own_flops(op)
+            total += own_flops(g, i)
     return total
 
 
-def reduction_with_epilogue(producer, members: set) -> bool:
+def reduction_with_epilogue(g: BlockGraph, producer: int, members: set) -> bool:
     """A reduce joins the group of its elementwise consumers when they all work on the
     reduce's result shape (mean = sum / n, rsqrt(var + eps)): the epilogue then runs once
     per result element, after the reduction loop, in the same "input" fusion."""
-    if role(producer) != "input":
+    if role_of(g.names[producer]) != "input":
         return False
-    shape = ir.RankedTensorType(producer.results[0].type).shape
-    return all(fusible_producer(m) and all(ir.RankedTensorType(r.type).shape == shape for r in m.results)
+    shape = ir.RankedTensorType(g.ops[producer].results[0].type).shape
+    return all(fusible_producer(g, m) and all(ir.RankedTensorType(r.type).shape == shape for r in g.ops[m].results)
                for m in members)
 
 
-def all_users_inside(op, members: set, uses: list | None = None) -> bool:
-    return all(user in members for user, _ in (uses_of(op) if uses is None else uses))
+def all_users_inside(g: BlockGraph, i: int, members: set) -> bool:
+    return all(user in members for user, _ in g.users[i])
 
 
 def top_level(op):
@@ -245,15 +242,15 @@ def top_level(op):
     return op
 
 
-def used_only_after(producer, members: set, position: dict, root, uses: list | None = None) -> bool:
+def used_only_after(g: BlockGraph, producer: int, members: set, root: int) -> bool:
     """Producer-consumer multi-output fusion (XLA's): a producer whose users outside the group
     all come after the group's root (a func.return, a later kernel) joins the group as one
     more result, `p = f(x); r = g(p); return p, r -> call @fusion(x) -> (p, r)`: the kernel
     writes p once instead of a second kernel reading it back. No user before the root, so
-    none of them can feed the group (no cycle) and the call can sit at the root's place."""
-    last = position[root]
-    return all(user in members or position.get(top_level(user), -1) > last
-               for user, _ in (uses_of(producer) if uses is None else uses))
+    none of them can feed the group (no cycle) and the call can sit at the root's place.
+    (An op's number is its position; a user in a region counts as the op holding it.)"""
+    top = g.top
+    return all(user in members or top[user] > root for user, _ in g.users[producer])
 
 
 def kind_of(ops) -> str:
@@ -274,64 +271,57 @@ class Group:
         return self.copies + self.members
 
 
-def _operand_producers(op):
-    for value in op.operands:
-        owner = _defining_op(value)
-        if owner is not None:
-            yield owner
-
-
 def form_groups(block: ir.Block, max_size: int) -> list[Group]:
-    ops = [o.operation for o in block.operations]
-    position = {op: i for i, op in enumerate(ops)}
+    """The fusions of `block`'s ops (Groups of ops, in program order)."""
+    g = BlockGraph(block)  # (the IR does not change here: its facts are read once)
+    groups = [Group([g.ops[i] for i in group.roots], [g.ops[i] for i in group.members],
+                    [g.ops[i] for i in group.copies])
+              for group in _numbered_groups(g, max_size)]
+    return groups
+
+
+def _numbered_groups(g: BlockGraph, max_size: int) -> list[Group]:
+    """form_groups on the graph: Groups of op numbers."""
     assigned: set = set()
     # Ops copied into a group stay in the caller too, so they never
     # become a member or root of another group.
     copied: set = set()
     groups: list[Group] = []
-    users: dict = {}  # op -> uses_of(op), read once (the IR does not change here)
-
-    def uses(producer) -> list:
-        found = users.get(producer)
-        if found is None:
-            found = users[producer] = uses_of(producer)
-        return found
-
     # Cheap elementwise producers copied into each consumer fusion (XLA duplicates them
     # too): `s = dot * 0.125` read by softmax's max and exp-sum fusions is computed in both
     # instead of written by one and read back by the other. Within DUPLICATE_BUDGET.
     duplicate_budget = None
-    for op in reversed(ops):
-        if op in assigned or op in copied or not fusible_root(op) or len(op.regions):
+    for op in reversed(range(g.size)):
+        if op in assigned or op in copied or not fusible_root(g, op) or len(g.ops[op].regions):
             continue
         group = Group([op], [op])
         members = {op}
         multiplicity = {op: 1.0}       # evaluations per result element (see `evaluations`)
-        flops, extra = own_flops(op), 0.0
+        flops, extra = own_flops(g, op), 0.0
         assigned.add(op)
         frontier = [op]
         while frontier and len(members) < max_size:
             consumer = frontier.pop()
-            if keeps_operands_outside(consumer):
+            if keeps_operands_outside(g, consumer):
                 continue
-            for producer in _operand_producers(consumer):
-                if producer in members or producer in assigned:
+            for producer in g.producers[consumer]:
+                if producer is None or producer in members or producer in assigned:
                     continue
-                if producer not in position and producer.parent != op.parent:  # (in the block: same parent)
+                if producer >= g.size:  # (not an op of the block)
                     continue
-                contraction = is_contraction(producer)
-                epilogue = reduction_with_epilogue(producer, members)
-                if (contraction or epilogue) and any(is_reduction_or_contraction(m) for m in members):
+                contraction = is_contraction(g, producer)
+                epilogue = reduction_with_epilogue(g, producer, members)
+                if (contraction or epilogue) and any(is_reduction_or_contraction(g, m) for m in members):
                     continue  # one reduction or contraction per fusion
-                if not (fusible_producer(producer) or contraction or epilogue):
+                if not (fusible_producer(g, producer) or contraction or epilogue):
                     continue
                 # (a copied op's uses are not read here: it never joins)
-                inside = producer not in copied and all_users_inside(producer, members, uses(producer))
-                if producer not in copied and (inside or (fusible_producer(producer) and used_only_after(
-                        producer, members, position, op, uses(producer)))):
-                    times = (1.0 if is_reduction_or_contraction(producer)
-                             else evaluations(producer, multiplicity, uses(producer)))
-                    own = own_flops(producer)
+                inside = producer not in copied and all_users_inside(g, producer, members)
+                if producer not in copied and (inside or (fusible_producer(g, producer) and used_only_after(
+                        g, producer, members, op))):
+                    times = (1.0 if is_reduction_or_contraction(g, producer)
+                             else evaluations(g, producer, multiplicity))
+                    own = own_flops(g, producer)
                     repeated = extra + max(times - 1.0, 0.0) * own
                     if not recompute_within_budget(repeated, flops + own):
                         continue
@@ -344,44 +334,36 @@ def form_groups(block: ir.Block, max_size: int) -> list[Group]:
                         group.roots.append(producer)  # multi-output: its value also leaves
                 elif producer in group.copies:
                     continue
-                elif cheap_to_duplicate(producer):
+                elif cheap_to_duplicate(g, producer):
                     group.copies.append(producer)
                     copied.add(producer)
-                elif cheap_elementwise(producer) and reads_materialized(producer, assigned):
+                elif cheap_elementwise(g, producer) and reads_materialized(g, producer, assigned):
                     if duplicate_budget is None:
-                        duplicate_budget = DUPLICATE_BUDGET * function_flops(ops)
-                    cost = own_flops(producer) * max(evaluations(producer, multiplicity, uses(producer)), 1.0)
+                        duplicate_budget = DUPLICATE_BUDGET * function_flops(g)
+                    cost = own_flops(g, producer) * max(evaluations(g, producer, multiplicity), 1.0)
                     if cost <= duplicate_budget:
                         duplicate_budget -= cost
-                        for operand in _operand_producers(producer):  # its constants first
-                            if cheap_to_duplicate(operand) and operand not in group.copies:
+                        for operand in g.producers[producer]:  # its constants first
+                            if operand is not None and cheap_to_duplicate(g, operand) and operand not in group.copies:
                                 group.copies.append(operand)
                                 copied.add(operand)
                         group.copies.append(producer)
                         copied.add(producer)
-        group.members = sorted(members, key=position.__getitem__)  # program order
-        group.roots.sort(key=position.__getitem__)
+        group.members = sorted(members)  # program order (an op's number is its position)
+        group.roots.sort()
         if len(group.members) + len(group.copies) >= 2:  # one op alone is no fusion
             groups.append(group)
-    return merge_siblings(list(reversed(groups)), ops, max_size, position)
+    return merge_siblings(list(reversed(groups)), g, max_size)
 
 
 # Sibling fusion pays when the shared input is big enough to matter.
 SIBLING_MIN_ELEMENTS = 1024
 
 
-def _inputs(g: Group) -> set:
+def _inputs(g: BlockGraph, group: Group) -> set:
     """The values a group reads from outside it."""
-    inside = set(g.members) | set(g.copies)
-    return {v for op in g.ops() for v in op.operands if _defining_op(v) not in inside}
-
-
-def _defining_op(value: ir.Value):
-    """The op defining `value`, None for a block argument."""
-    if type(value) is ir.BlockArgument:  # (values come downcast: no owner to read)
-        return None
-    owner = value.owner
-    return owner.operation if isinstance(owner, (ir.OpView, ir.Operation)) else None
+    inside = set(group.members) | set(group.copies)
+    return {v for i in group.ops() for v, owner in zip(g.operands[i], g.producers[i]) if owner not in inside}
 
 
 def _is_large(value: ir.Value) -> bool:
@@ -389,27 +371,28 @@ def _is_large(value: ir.Value) -> bool:
     return isinstance(t, ir.RankedTensorType) and t.has_static_shape and math.prod(t.shape) >= SIBLING_MIN_ELEMENTS
 
 
-def _large_inputs(g: Group) -> set:
-    return {v for v in _inputs(g) if _is_large(v)}
+def _large_inputs(g: BlockGraph, group: Group) -> set:
+    return {v for v in _inputs(g, group) if _is_large(v)}
 
 
-def _shared_large_input(a: Group, b: Group) -> bool:
-    return bool(_large_inputs(a) & _large_inputs(b))
+def _shared_large_input(g: BlockGraph, a: Group, b: Group) -> bool:
+    return bool(_large_inputs(g, a) & _large_inputs(g, b))
 
 
-def _downstream(group: Group) -> set:
-    """Every op that (transitively) uses a result of the group."""
-    seen, pending = set(), [r for root in group.roots for r in root.results]
+def _downstream(g: BlockGraph, group: Group) -> set:
+    """Every op of the block that (transitively) uses a result of the group (a use inside a
+    region counts as the op of the block that holds it)."""
+    seen, pending = set(), list(group.roots)
     while pending:
-        for use in pending.pop().uses:
-            user = top_level(use.owner.operation)  # a use inside a region counts as its top-level op
-            if user not in seen:
-                seen.add(user)
-                pending.extend(user.results)
+        for user, _ in g.users[pending.pop()]:
+            top = g.top[user]
+            if top not in seen:
+                seen.add(top)
+                pending.append(top)
     return seen
 
 
-def siblings_can_merge(a: Group, b: Group, position: dict, max_size: int,
+def siblings_can_merge(g: BlockGraph, a: Group, b: Group, max_size: int,
                        shares_large_input: bool | None = None) -> bool:
     """Multi-output (sibling) fusion: two fusions reading the same large input merge into one
     with two results when neither depends on the other (no cycle), the merged group fits
@@ -418,24 +401,22 @@ def siblings_can_merge(a: Group, b: Group, position: dict, max_size: int,
     (`shares_large_input`, when the caller knows it already, saves recomputing it.)"""
     if len(a.members) + len(b.members) + len(a.copies) + len(b.copies) > max_size:
         return False
-    if not (_shared_large_input(a, b) if shares_large_input is None else shares_large_input):
+    if not (_shared_large_input(g, a, b) if shares_large_input is None else shares_large_input):
         return False
-    if set(b.members) & _downstream(a) or set(a.members) & _downstream(b):
+    if set(b.members) & _downstream(g, a) or set(a.members) & _downstream(g, b):
         return False
-    call_site = max(position[r] for r in a.roots + b.roots)
+    call_site = max(a.roots + b.roots)  # (an op's number is its position)
     inside = set(a.members) | set(b.members)
-    for g in (a, b):
-        for root in g.roots:
-            for r in root.results:
-                for use in r.uses:
-                    user = top_level(use.owner.operation)
-                    if user not in inside and position.get(user, call_site + 1) <= call_site:
-                        return False
+    for group in (a, b):
+        for root in group.roots:
+            for user, _ in g.users[root]:
+                top = g.top[user]
+                if top not in inside and top <= call_site:
+                    return False
     return True
 
 
-def merge_siblings(groups: list[Group], ops: list, max_size: int,
-                   position: dict | None = None) -> list[Group]:
+def merge_siblings(groups: list[Group], g: BlockGraph, max_size: int) -> list[Group]:
     """Greedily merges sibling groups (see siblings_can_merge), in program order: each group
     merges into the first earlier (merged) group it can.
 
@@ -443,22 +424,20 @@ def merge_siblings(groups: list[Group], ops: list, max_size: int,
     through an index from each large input to the merged groups that read it (in merged
     order), instead of testing every pair: linear in the number of groups when they share
     nothing (a function with a thousand small results)."""
-    if position is None:
-        position = {op: i for i, op in enumerate(ops)}
     merged: list[Group] = []
     large: list[set] = []                # large inputs of merged[i]
     readers: dict = {}                   # large input -> indices into merged, ascending
     for group in groups:
-        group_large = _large_inputs(group)
+        group_large = _large_inputs(g, group)
         candidates = sorted(i for i in {i for v in group_large for i in readers.get(v, ())}
                             if large[i] & group_large)  # (a merge may have made v internal)
         for i in candidates:
             existing = merged[i]
-            if siblings_can_merge(existing, group, position, max_size, shares_large_input=True):
-                existing.roots = sorted(existing.roots + group.roots, key=position.__getitem__)
-                existing.members = sorted(set(existing.members) | set(group.members), key=position.__getitem__)
+            if siblings_can_merge(g, existing, group, max_size, shares_large_input=True):
+                existing.roots = sorted(existing.roots + group.roots)
+                existing.members = sorted(set(existing.members) | set(group.members))
                 existing.copies += [c for c in group.copies if c not in existing.copies]
-                now = _large_inputs(existing)  # a copy of one sibling may feed the other
+                now = _large_inputs(g, existing)  # a copy of one sibling may feed the other
                 for v in now - large[i]:
                     readers.setdefault(v, []).append(i)
                 large[i] = now
@@ -511,17 +490,19 @@ def fuse_module(module: ir.Operation, max_size: int = 64, describe: bool = True)
 
 def _outline_group(group: Group, function_name: str, index: int, caller, describe: bool = True) -> dict | None:
     inside = set(group.members)
-    copies = set(group.copies)
     inputs: list[ir.Value] = []
+    operands = {}  # op -> its operands, read once (moving ops and the call change none of them)
+    defined = set()  # the group's own values (cheaper to ask than each operand's defining op)
     for op in group.ops():
-        for value in op.operands:
-            owner_op = _defining_op(value)
-            if owner_op in inside or owner_op in copies:
+        defined.update(op.results)
+    for op in group.ops():
+        values = operands[op] = list(op.operands)
+        for value in values:
+            if value in defined:
                 continue
             if value not in inputs:
                 inputs.append(value)
-    position = {op: i for i, op in enumerate(group.members)}
-    last_root = max(group.roots, key=position.__getitem__)
+    last_root = group.roots[-1]  # (roots are in program order)
     name = f"{function_name}_fusion_{index}"
     kind = kind_of(group.members)
     results = [r for root in group.roots for r in root.results]
@@ -551,8 +532,9 @@ def _outline_group(group: Group, function_name: str, index: int, caller, describ
     for copy, clone in clones.items():
         for r_old, r_new in zip(copy.results, clone.results):
             remap[r_old] = r_new
-    for op in moved:
-        for i, operand in enumerate(op.operands):
+    originals = list(group.members) + list(clones)  # (a clone reads what its original does)
+    for op, original in zip(moved, originals):
+        for i, operand in enumerate(operands[original]):
             if operand in remap:
                 op.operands[i] = remap[operand]
     for copy in reversed(group.copies):  # dead in the caller now (users before their operands)

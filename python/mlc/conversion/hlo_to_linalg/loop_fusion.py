@@ -72,6 +72,9 @@ class _Plan:
         # aliased value, or for an emitted op the input index of each operand that is an
         # argument (else None); op's result, and for an emitted op its operands (read once)
         self.steps: list[tuple] = []
+        # The type of each emitted op's result and operands, as (result type, *operand
+        # types), read once (the bindings make a new object per read).
+        self.types: dict = {}
 
     def read(self, argument: ir.Value, amap: ir.AffineMap) -> int:
         key = (argument, amap)
@@ -93,19 +96,24 @@ def _plan(fn: ir.Operation) -> _Plan | None:
     if any(list(ir.RankedTensorType(v.type).shape) != shape for v in returned):
         return None
     rank, plan = len(shape), _Plan(shape, ops[-1])
-    known: set = set()  # values the body computes (as scalars)
+    known: dict = {}  # values the body computes (as scalars) -> their types
     arguments = set(block.arguments)
 
-    def fits(value: ir.Value) -> bool:
-        t = value.type
-        return isinstance(t, ir.RankedTensorType) and (t.rank == 0 or list(t.shape) == shape)
+    fitting: dict = {}  # type -> fits (a fusion repeats one or two types)
+
+    def fits(t: ir.Type) -> bool:
+        found = fitting.get(t)
+        if found is None:
+            found = fitting[t] = isinstance(t, ir.RankedTensorType) and (t.rank == 0 or list(t.shape) == shape)
+        return found
 
     for op in ops[:-1]:
         results = op.results
         if len(results) != 1 or len(op.regions):
             return None
         result = results[0]
-        if not fits(result):
+        result_type = result.type
+        if not fits(result_type):
             return None
         name = op.name
         if name == "hlo.constant":
@@ -126,36 +134,42 @@ def _plan(fn: ir.Operation) -> _Plan | None:
         elif name in _ELEMENTWISE:
             reads = []
             operands = list(op.operands)
+            types = [result_type]
             for x in operands:
                 if x in arguments:
-                    if not fits(x):
+                    xt = x.type
+                    if not fits(xt):
                         return None
-                    xt = ir.RankedTensorType(x.type)
                     reads.append(plan.read(x, identity_map(rank) if xt.rank == rank else projection(rank, [])))
+                    types.append(xt)
                 elif x in known:
                     reads.append(None)
+                    types.append(known[x])
                 else:
                     return None
             plan.steps.append((op, "emit", reads, result, operands))
+            plan.types[op] = tuple(types)
         else:
             return None
-        known.add(result)
+        known[result] = result_type
     return plan
 
 
-def _info(op: ir.Operation, known: dict | None = None) -> ElementInfo:
+def _info(op: ir.Operation, known: dict | None = None, types: tuple | None = None) -> ElementInfo:
     """The emitter's ElementInfo: the op's element types made signless (and which were
     unsigned), its attribute values (read only for ops that have attributes: most have none).
     `known`: infos of attribute-free ops by name and types, shared by the ops of a graph
-    that repeat them (ElementInfo is immutable)."""
+    that repeat them (ElementInfo is immutable). `types`: (result type, *operand types),
+    when the caller read them already."""
     name = op.name
     opdef = OPS[name.removeprefix("hlo.")]
     has_attributes = bool(opdef.attributes or opdef.optional_attributes)
-    operand_types = [v.type for v in op.operands]
-    result_type = op.results[0].type
+    if types is None:
+        types = (op.results[0].type, *[v.type for v in op.operands])
+    result_type, operand_types = types[0], types[1:]
     key = None
     if known is not None and not has_attributes:
-        key = (name, result_type, *operand_types)
+        key = (name, *types)
         found = known.get(key)
         if found is not None:
             return found
@@ -178,7 +192,7 @@ def lower_loop_fusion(fn: ir.Operation, known: dict | None = None) -> bool:
         return False
     ret, rank = plan.ret, len(plan.shape)
     known = {} if known is None else known
-    infos = {step[0]: _info(step[0], known) for step in plan.steps if step[1] == "emit"}
+    infos = {op: _info(op, known, types) for op, types in plan.types.items()}
     with ir.InsertionPoint(ret), fn.location:
         inputs = [cast(arg, signless(arg.type)) for arg, _ in plan.inputs]
         outs = [signless(ir.RankedTensorType(v.type)) for v in ret.operands]

@@ -17,7 +17,7 @@ from ...dtypes import mlir_element_name
 from .irdl import irdl_text, load_hlo_dialect
 from .ops import OPS, OpDef
 from .shape_rules import RULES, OpSignature
-from .types import HloTypeError, static_tensor, tensor_type
+from .types import HloTypeError, context_memo, static_tensor, tensor_type
 from .verify import verify_hlo, verify_op
 
 __all__ = [
@@ -52,12 +52,42 @@ def _build(name: str, operands: Sequence[ir.Value], attrs: dict, result_type=Non
     opdef = OPS[name]
     if attrs:
         attrs = {k: v for k, v in attrs.items() if v is not None}
+    elif result_type is None and operands:
+        return _build_from_operand_types(name, opdef, operands)
     sig = OpSignature(name, _operand_types(operands), attrs, [result_type] if result_type is not None else None)
     result_types = RULES[name](sig)
     ir_attrs = {k: _to_attribute(opdef.attribute_kind(k), v) for k, v in attrs.items()} if attrs else {}
     op = ir.Operation.create(opdef.full_name, results=result_types, operands=list(operands),
                              attributes=ir_attrs)
     return op.result
+
+
+def _build_from_operand_types(name: str, opdef: OpDef, operands: Sequence[ir.Value]) -> ir.Value:
+    """_build of an op without attributes or a declared result type, whose shape rule
+    depends on its operand types only. A graph builds the same few signatures thousands of
+    times, so the rule's verdict is remembered per context (_results_by_operands) when each
+    result type is one of the operand types (elementwise ops): the rule and the operand
+    checks were most of the cost of building an op."""
+    types = [v.type for v in operands]
+    memo = _results_by_operands(types[0].context)
+    key = (name, *[hash(t) for t in types])
+    found = memo.get(key)
+    if found is not None:
+        result_types = [types[i] for i in found]
+    else:
+        result_types = RULES[name](OpSignature(name, _operand_types(operands), {}, None))
+        indices = [next((i for i, t in enumerate(types) if t == r), None) for r in result_types]
+        if None not in indices:
+            memo[key] = tuple(indices)
+    op = ir.Operation.create(opdef.full_name, results=result_types, operands=list(operands))
+    return op.result
+
+
+def _results_by_operands(context: ir.Context) -> dict:
+    """(op name, hash of each operand type) -> which operand's type each result has, for
+    the signatures the shape rules accepted in `context`. By hash, as types._checked, not
+    the types themselves (which would keep the context alive)."""
+    return context_memo(context, "_mlc_results_by_operands", dict)
 
 
 def _operand_types(operands) -> list[ir.RankedTensorType]:
@@ -82,7 +112,14 @@ def constant(value, element_type: ir.Type | None = None) -> ir.Value:
             value = ir.DenseElementsAttr.get(array)
         else:
             value = ir.DenseElementsAttr.get(array, type=tensor_type(array.shape, element_type))
-    return _build("constant", [], {"value": value})
+    # _build without its generic steps (a graph builds thousands of constants): the one
+    # attribute is an ir.Attribute already, and the shape rule is the attribute's type.
+    attrs = {"value": value}
+    result_types = RULES["constant"](OpSignature("constant", [], attrs))
+    return ir.Operation.create(_CONSTANT, results=result_types, attributes=attrs).result
+
+
+_CONSTANT = OPS["constant"].full_name
 
 
 def iota(shape: Sequence[int], element_type: ir.Type, iota_dimension: int) -> ir.Value:

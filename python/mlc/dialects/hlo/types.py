@@ -75,12 +75,13 @@ def _checked(context: ir.Context) -> set:
     return context_memo(context, "_mlc_static_tensors")
 
 
-def context_memo(context: ir.Context, attribute: str) -> set:
-    """A set kept on `context` under `attribute` for the context's life (a memo of things
-    checked in it); a fresh set each time for a context type that takes no attributes."""
+def context_memo(context: ir.Context, attribute: str, kind: type = set):
+    """A set (or another `kind` of container) kept on `context` under `attribute` for the
+    context's life (a memo of things checked in it); a fresh one each time for a context
+    type that takes no attributes."""
     memo = getattr(context, attribute, None)
     if memo is None:
-        memo = set()
+        memo = kind()
         try:
             setattr(context, attribute, memo)
         except AttributeError:  # a context type without attributes: no memo
