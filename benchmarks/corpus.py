@@ -724,25 +724,25 @@ NOTES: dict[str, str] = {
                     "threading on small GEMMs (0.82-0.83x jax.jit across runs)"),
     "lstm_cell": f"{_BLAS} (2 GEMMs 64x256x2048 and 64x512x2048, numpy makes the same 2 calls and "
                  "takes the same time)",
-    "gru_cell": ("h @ Wh (64x512x1536) is the OpenBLAS call numpy makes too, x @ Wx (64x256x1536, 25 M "
-                 "multiply-adds) MLC's packed kernel. gemm.md's small-M grid (M = 4..256 against eight weights) "
-                 "finds both kernels chosen right on one thread (64x256x1536 packed: 0.71 of OpenBLAS's time; "
-                 "64x512x1536: the packed kernel 1.04x slower), and the block on one thread 4.10 ms against numpy's "
-                 "4.50. On two threads OpenBLAS's worker threads and MLC's share the two cores (process CPU 6.8-9.4 "
-                 "ms by the rule against 4.4-5.7 with every GEMM packed) and the medians flip between runs: a "
-                 "thread-pool problem (one pool for both, or OpenBLAS on one thread beside MLC's), not a shape rule"),
-    "attention_core": ("softmax(q k^T / 8) v with no projections: the two batched contractions (8 x 512x512x64, "
-                       "16.7 M multiply-adds each) run MLC's packed kernel (per batch under the 2^25 BLAS rule; "
-                       "jax calls its library GEMM): q k^T about 60% of the time. The scale `s * 0.125` is "
-                       "now copied into both softmax fusions instead of written and read back (hlo-fuse's "
-                       "duplication of cheap producers: 17.5 -> 14.4 ms, 0.69x -> 0.79x jax.jit); the next step "
-                       "is the NT GEMM with K = 64 (packing a 512x64 panel per 512x512 tile of output)"),
+    "gru_cell": ("h @ Wh (64x512x1536) is an OpenBLAS gemm, x @ Wx (64x256x1536) MLC's packed kernel. Both "
+                 "on MLC's threads now: the gemm split in two column halves, OpenBLAS single-threaded in each "
+                 "(before, OpenBLAS's own workers spun beside MLC's and mlc-sequential-beside-blas made the rest "
+                 "of the function one thread: 4.5-4.9 ms against 2.7-3.4 after, same minutes; 0.92x numpy -> "
+                 "1.64x in the table)"),
+    "attention_core": ("softmax(q k^T / 8) v with no projections, (8, 512, 64). Alone, each batched product "
+                       "on MLC's packed kernel (best of 40) takes 3.4-3.6 ms against jax.jit's 3.6-4.1 and the "
+                       "softmax 1.9 ms against 2.4 (rows (b, s) since mlc-row-fusion takes several leading "
+                       "axes; 4.0 before), and the whole block's best call is 9.8 ms against jax's 9.5; the "
+                       "median is what misses (11.4-11.9 against 9.7): MLC's calls vary more, three parallel "
+                       "regions each waking the async runtime's worker. 0.79x -> 0.83x"),
     "mlp_token": ("x (1, 768): both products are OpenBLAS gemv calls (vector contractions; before they were a loop "
                   "nest reading the weight by columns, 46 ms for 1x1024x4096)"),
     "embedding": ("gather, * sqrt(D) and + positions are one kernel, vectorized by mlc-vectorize's gather path (the "
                   "id clamped once per row, contiguous vector loads, rows split over both cores)"),
-    "softmax_xent": "the 512x8192 log_softmax is materialized (16.8 MB written) before the 512-element "
-                    "gather picks the labels; jax.jit fuses the gather's elementwise operand",
+    "softmax_xent": ("the 512x8192 log_softmax is materialized (16.8 MB written) before the 512-element "
+                     "gather picks the labels; jax.jit fuses the gather's elementwise operand. Noisy: 1.13x "
+                     "jax.jit in the previous run; best of 60 calls 3.8-3.9 ms before and after this run's "
+                     "changes"),
     "adam_update": ("one multi-output kernel (w', m', v' in one pass) with non-temporal stores (59 MB of traffic, "
                     "was 84 with the stores' line reads) plus 2 scalar kernels for the bias corrections"),
     "patch_embed": "patchify is a transpose copy, then one GEMM (the batch folds into M)",
