@@ -37,10 +37,9 @@ rounds against OpenBLAS called the same way; a shared machine):
     the corpus's gru_cell (64 x 256 x 1536 packed: 0.71 of OpenBLAS's time; 64 x 512 x
     1536 OpenBLAS: the packed kernel 1.04x slower) is chosen right on one thread (the
     block 4.10 ms, 4.27 all packed, numpy 4.50; medians of 150 interleaved calls). On two
-    threads its medians flipped between runs (2.99-5.22 ms by the rule, 2.94-4.29 all
-    packed): OpenBLAS's threads and MLC's shared two cores, which no shape rule fixes; with
-    the gemm calls on MLC's threads (below) the block takes 2.7-3.4 ms against 4.5-4.9
-    before, in the same minutes.
+    threads its medians flip between runs (2.99-5.22 ms by the rule, 2.94-4.29 all packed,
+    back-to-back batches on an idle host): OpenBLAS's threads and MLC's share two cores
+    (process CPU 6.8-9.4 ms by the rule against 4.4-5.7), which no shape rule fixes.
   - "tiled": below PACKED_MIN_MNK = 2^22 (up to 128^3) when mlc-tile-matmul's register
     tile fits (contraction.register_tile): the tile divides the extents, or leaves one
     smaller tile at the end of M (any rows) and of N (a power of two of columns:
