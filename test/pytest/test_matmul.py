@@ -227,10 +227,9 @@ def test_packed_kernel_threads_split_rows_or_columns(monkeypatch):
                     reason="needs numpy's OpenBLAS with openblas_set_num_threads_local")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_blas_calls_split_between_mlc_threads(dtype, monkeypatch):
-    """On two threads a gemm call runs as one part per thread (OpenBLAS single-threaded in
+    """On two threads a BLAS call runs as one part per thread (OpenBLAS single-threaded in
     each): rows split when C has at least as many rows as columns, else columns; odd
-    extents (a short last part), transposed operands, a batch loop. gemv calls stay on
-    OpenBLAS's threads (blas._LOCAL_THREADS says why)."""
+    extents (a short last part), transposed operands, a batch loop, and gemv's rows."""
     monkeypatch.setattr(blas, "MIN_MNK", 1)
     monkeypatch.setattr(matmul, "PARALLEL_MIN_MNK", 0)  # small odd shapes split too
     options = CompileOptions(blas=True, threads=2)
@@ -248,12 +247,8 @@ def test_blas_calls_split_between_mlc_threads(dtype, monkeypatch):
         a, b = (data(rng, shape, dtype) for shape in shapes)
         compiled = mlc.jit(fn, options=options).lower(a, b).compile()
         text = compiled.as_text("codegen")
-        if len(shapes[0]) == 1 or len(shapes[1]) == 1:  # gemv: one call on OpenBLAS's threads
-            assert "sgemv64_" in text or "dgemv64_" in text
-            assert "mlc.blas_one_thread" not in text and "async" not in text, shapes
-        else:
-            assert "mlc.blas_one_thread" in text and "openblas_set_num_threads_local" in text, shapes
-            assert "async" in text, shapes  # the parts run on the async runtime's threads
+        assert "mlc.blas_one_thread" in text and "openblas_set_num_threads_local" in text, shapes
+        assert "async" in text, shapes  # the parts run on the async runtime's threads
         close(compiled(a, b), fn(a, b), k)
 
 

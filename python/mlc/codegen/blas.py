@@ -62,7 +62,7 @@ rounds against OpenBLAS called the same way; a shared machine):
     the packed kernel from PACKED_MIN_MNK (0.79 ms there), the loop nest below it.
   - "packed": everything else, and everything with BLAS off or no library.
 
-Threads: a gemm call runs on MLC's threads, not OpenBLAS's (`_on_mlc_threads`): from
+Threads: a call runs on MLC's threads, not OpenBLAS's (`_on_mlc_threads`): from
 matmul.PARALLEL_MIN_MNK multiply-adds it is split into one part per thread (C's rows, or
 its columns when it has fewer rows), and every part calls OpenBLAS with the library's
 thread count set to one for the calling thread (openblas_set_num_threads_local). After a
@@ -284,11 +284,7 @@ def _blas_scalars(c: Contraction, beta: float) -> tuple[ir.Value, ir.Value]:
 # made them sequential instead. Where the library can set its thread count per calling
 # thread (openblas_set_num_threads_local, OpenBLAS >= 0.3.27), a call is split between
 # MLC's threads (rows, or columns when there are fewer rows) and each part runs OpenBLAS
-# on the thread that calls it: one thread pool for the whole function. Not gemv: a
-# matrix-vector product of a token's activations (1 x 768 x 3072, 0.15-0.4 ms) took
-# 0.14-0.31 ms on OpenBLAS's spinning workers, 0.26-0.37 split between MLC's (whose
-# worker must first wake up) and 0.38-0.39 on one thread; mlp_token (two such products
-# and the elementwise code around them) 0.95-1.02 ms against 1.22-1.30 split.
+# on the thread that calls it: one thread pool for the whole function.
 _LOCAL_THREADS = "openblas_set_num_threads_local"  # int (int): sets this thread's count, returns the old one
 ONE_THREAD = "mlc.blas_one_thread"  # on calls made so: mlc-sequential-beside-blas leaves the function parallel
 
@@ -331,8 +327,7 @@ def _emit_gemv(name: str, c: Contraction, matrix: _Matrix, vector: _Matrix, resu
                beta: float, module: ir.Operation | None = None, threads: int = 1) -> None:
     """At the current insertion point: loops over the batch dims around one gemv call,
     y[rows] = A[rows, K] x[K] (+ beta y); A stored K-major is passed as its transpose. With
-    a `module`, on MLC's threads (_on_mlc_threads), the rows split between them (mlc-blas
-    does not ask for it: see _LOCAL_THREADS)."""
+    a `module`, on MLC's threads (_on_mlc_threads), the rows split between them."""
     i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
     one, beta_value = _blas_scalars(c, beta)
     trans = _TRANS if matrix.transposed else _NO_TRANS
@@ -581,7 +576,7 @@ class Blas(Pass):
                 if gemv:
                     name = _GEMV[c.element_type.width]
                     declare_external(module, name, _gemv_type(c.element_type))
-                    _emit_gemv(name, c, *plan, beta=beta)  # on OpenBLAS's threads: see _on_mlc_threads
+                    _emit_gemv(name, c, *plan, beta=beta, module=pool[0], threads=pool[1])
                 elif choice == "blas":
                     c, operands = plan
                     name = _GEMM[c.element_type.width]
