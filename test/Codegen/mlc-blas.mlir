@@ -5,7 +5,6 @@
 // RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 min-mnk=262144" | FileCheck %s
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1" | FileCheck %s --check-prefix=OFF
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
-// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=262144" | FileCheck %s --check-prefix=POOL
 
 // A 128x256 by 256x128 matmul becomes one call to numpy's OpenBLAS sgemm (row-major, no transposes,
 // alpha = beta = 1: the call accumulates into C like the generic did).
@@ -22,15 +21,6 @@
 // OFF: vector.transfer_write
 // OFF-NOT: linalg.generic
 // OFF: memref.dealloc
-// On two threads the call is split between MLC's threads: C's 128 rows in two parts of 64
-// (scf.forall, run by mlc-async-parallel), each an sgemm of its rows with OpenBLAS set to
-// one thread for the calling thread only (its worker threads stay asleep), then restored.
-// POOL-LABEL: func @matmul
-// POOL: scf.forall (%[[T:.*]]) in (2)
-// POOL:   %[[LO:.*]] = arith.muli %[[T]], %c64
-// POOL:   %[[OLD:.*]] = func.call @openblas_set_num_threads_local(%c1_i32)
-// POOL:   call @scipy_cblas_sgemm64_(%c101{{.*}}, %c111{{.*}}, %c111{{.*}}, %{{.*}}, %c128{{.*}}, %c256{{.*}}, {{.*}}) {mlc.blas_one_thread}
-// POOL:   func.call @openblas_set_num_threads_local(%[[OLD]])
 // WIDE-LABEL: func @matmul
 // WIDE: scf.forall (%{{.*}}) in (2)
 // WIDE: memref.alloc() {alignment = 64 : i64, mlc.packed_gemm}

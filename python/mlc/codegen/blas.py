@@ -62,15 +62,6 @@ rounds against OpenBLAS called the same way; a shared machine):
     the packed kernel from PACKED_MIN_MNK (0.79 ms there), the loop nest below it.
   - "packed": everything else, and everything with BLAS off or no library.
 
-Threads: a call runs on MLC's threads, not OpenBLAS's (`_on_mlc_threads`): from
-matmul.PARALLEL_MIN_MNK multiply-adds it is split into one part per thread (C's rows, or
-its columns when it has fewer rows), and every part calls OpenBLAS with the library's
-thread count set to one for the calling thread (openblas_set_num_threads_local). After a
-call that used OpenBLAS's own workers they spin on the cores (~0.1 s), so the function's
-other parallel loops, and the next call, shared a core with them; mlc-sequential-beside-blas
-made such functions sequential. With one thread pool they stay parallel. (A library
-without the per-thread setting keeps the old form: one call on OpenBLAS's threads.)
-
 The library is numpy's own OpenBLAS (`numpy.libs/libscipy_openblas64_*.so`, ILP64: 64-bit
 sizes), found and loaded when MLC compiles; a missing library leaves the packed kernel,
 with one line under MLC_LOG_COMPILES. beta = 1: the call accumulates into C exactly as
@@ -89,11 +80,11 @@ from mlir import ir
 from mlir.dialects import arith, func, llvm, memref
 
 from .. import config
-from ..runtime.libraries import blas_exports, find_blas
+from ..runtime.libraries import find_blas
 from ..transforms.pass_base import Pass
 from .contraction import Contraction, match_contraction, register_tile
 from .externs import declare_external
-from .loops import forall, nested_for
+from .loops import nested_for
 from .packed_gemm import GemmProblem, Operand, emit_gemm
 from .target import num_threads, vector_register_bits
 
@@ -241,18 +232,13 @@ def _base_address(value: ir.Value, element_bytes: int) -> ir.Value:
     return arith.addi(start, arith.muli(metadata[1], arith.constant(index, element_bytes)))
 
 
-def _emit_batched_call(name: str, c: Contraction, operands: tuple, arguments, offsets=None) -> None:
+def _emit_batched_call(name: str, c: Contraction, operands: tuple, arguments) -> None:
     """At the current insertion point: `name(*arguments(addresses))` in one scf.for per
-    batch loop, the addresses of `operands` (_Matrix) advanced by their batch strides (and
-    by `offsets`, index values in elements, one per operand or None)."""
+    batch loop, the addresses of `operands` (_Matrix) advanced by their batch strides."""
     index, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(64)
     element_bytes = c.element_type.width // 8
     ptr = ir.Type.parse("!llvm.ptr")
     starts = [_base_address(x.value, element_bytes) for x in operands]
-    if offsets is not None:
-        starts = [start if offset is None else
-                  arith.addi(start, arith.muli(offset, arith.constant(index, element_bytes)))
-                  for start, offset in zip(starts, offsets)]
 
     def call(ivs, _terminator=None):
         addresses = []
@@ -261,9 +247,7 @@ def _emit_batched_call(name: str, c: Contraction, operands: tuple, arguments, of
             for iv, stride in zip(ivs, x.batch_strides):
                 address = arith.addi(address, arith.muli(iv, arith.constant(index, stride * element_bytes)))
             addresses.append(llvm.inttoptr(ptr, arith.index_cast(i64, address)))
-        call = func.call([], ir.FlatSymbolRefAttr.get(name), arguments(addresses))
-        if offsets is not None:  # inside _on_mlc_threads: OpenBLAS on the calling thread
-            call.operation.attributes[ONE_THREAD] = ir.UnitAttr.get()
+        func.call([], ir.FlatSymbolRefAttr.get(name), arguments(addresses))
 
     if c.batch:
         nested_for([(0, c.extents[d], 1) for d in c.batch], call)
@@ -278,121 +262,32 @@ def _blas_scalars(c: Contraction, beta: float) -> tuple[ir.Value, ir.Value]:
             arith.constant(element, ir.FloatAttr.get(element, beta)))
 
 
-# OpenBLAS on MLC's threads. After a call that woke OpenBLAS's own worker threads they spin
-# on the cores for a while (2^28 cycles by default, ~0.1 s here), so MLC's parallel loops
-# in the same call, and the next call, ran on a shared core: mlc-sequential-beside-blas
-# made them sequential instead. Where the library can set its thread count per calling
-# thread (openblas_set_num_threads_local, OpenBLAS >= 0.3.27), a call is split between
-# MLC's threads (rows, or columns when there are fewer rows) and each part runs OpenBLAS
-# on the thread that calls it: one thread pool for the whole function.
-_LOCAL_THREADS = "openblas_set_num_threads_local"  # int (int): sets this thread's count, returns the old one
-ONE_THREAD = "mlc.blas_one_thread"  # on calls made so: mlc-sequential-beside-blas leaves the function parallel
-
-
-def one_thread_calls() -> bool:
-    """Whether BLAS calls can run on MLC's threads (the library has _LOCAL_THREADS)."""
-    return blas_exports(_LOCAL_THREADS)
-
-
-def _on_mlc_threads(module: ir.Operation, threads: int, extent: int, work: int, body) -> None:
-    """At the current insertion point: body(lo, count) (index values) for `extent` rows (or
-    columns) of a call, split into one part per thread when `work` (multiply-adds) is worth
-    it (the thread rule of every matmul strategy, matmul.PARALLEL_MIN_MNK), each part with
-    OpenBLAS on its calling thread (its own count set to 1 around the call, and restored);
-    body(None, None) for the whole call on one thread."""
-    from .matmul import PARALLEL_MIN_MNK  # matmul.py imports this module
-    i32, index = ir.IntegerType.get_signless(32), ir.IndexType.get()
-    declare_external(module, _LOCAL_THREADS, ir.FunctionType.get([i32], [i32]))
-
-    def one_thread(lo, count):
-        previous = func.call([i32], ir.FlatSymbolRefAttr.get(_LOCAL_THREADS), [arith.constant(i32, 1)])
-        body(lo, count)
-        func.call([i32], ir.FlatSymbolRefAttr.get(_LOCAL_THREADS), [previous])
-
-    parts = min(threads, extent) if work >= PARALLEL_MIN_MNK else 1
-    if parts <= 1:
-        one_thread(None, None)
-        return
-    chunk = -(-extent // parts)
-
-    def part(ivs):
-        lo = arith.muli(ivs[0], arith.constant(index, chunk))
-        count = arith.minsi(arith.constant(index, chunk), arith.subi(arith.constant(index, extent), lo))
-        one_thread(lo, count)
-
-    forall([-(-extent // chunk)], part)
-
-
 def _emit_gemv(name: str, c: Contraction, matrix: _Matrix, vector: _Matrix, result: _Matrix, rows: tuple,
-               beta: float, module: ir.Operation | None = None, threads: int = 1) -> None:
+               beta: float) -> None:
     """At the current insertion point: loops over the batch dims around one gemv call,
-    y[rows] = A[rows, K] x[K] (+ beta y); A stored K-major is passed as its transpose. With
-    a `module`, on MLC's threads (_on_mlc_threads), the rows split between them."""
+    y[rows] = A[rows, K] x[K] (+ beta y); A stored K-major is passed as its transpose."""
     i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
     one, beta_value = _blas_scalars(c, beta)
+    # Row-major A is M x N with y = A x (NoTrans) or y = A^T x (Trans, x of length M).
+    m, n = (c.size(c.k), c.size(rows)) if matrix.transposed else (c.size(rows), c.size(c.k))
     trans = _TRANS if matrix.transposed else _NO_TRANS
-
-    def emit(lo, count, offsets=None):
-        # Row-major A is M x N with y = A x (NoTrans) or y = A^T x (Trans, x of length M).
-        m, n = (arith.constant(i64, c.size(c.k)), count) if matrix.transposed else (count, arith.constant(i64, c.size(c.k)))
-        _emit_batched_call(name, c, (matrix, vector, result), lambda addresses: [
-            arith.constant(i32, _ROW_MAJOR), arith.constant(i32, trans), m, n,
-            one, addresses[0], arith.constant(i64, matrix.leading), addresses[1], arith.constant(i64, vector.leading),
-            beta_value, addresses[2], arith.constant(i64, result.leading)], offsets)
-
-    if module is None:
-        emit(None, arith.constant(i64, c.size(rows)))
-        return
-    index = ir.IndexType.get()
-    row_step = 1 if matrix.transposed else matrix.leading  # elements between rows of A
-
-    def body(lo, count):
-        if lo is None:  # all rows
-            emit(None, arith.constant(i64, c.size(rows)), [None, None, None])
-            return
-        emit(lo, arith.index_cast(i64, count),
-             [arith.muli(lo, arith.constant(index, row_step)), None,
-              arith.muli(lo, arith.constant(index, result.leading))])
-
-    _on_mlc_threads(module, threads, c.size(rows), c.size(rows) * c.size(c.k), body)
+    _emit_batched_call(name, c, (matrix, vector, result), lambda addresses: [
+        arith.constant(i32, _ROW_MAJOR), arith.constant(i32, trans), arith.constant(i64, m), arith.constant(i64, n),
+        one, addresses[0], arith.constant(i64, matrix.leading), addresses[1], arith.constant(i64, vector.leading),
+        beta_value, addresses[2], arith.constant(i64, result.leading)])
 
 
 def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
-               beta: float = 1.0, module: ir.Operation | None = None, threads: int = 1) -> None:
-    """At the current insertion point: loops over the batch dims around one gemm call. With
-    a `module`, on MLC's threads (_on_mlc_threads): C's rows split between them, or its
-    columns when it has fewer rows than columns."""
+               beta: float = 1.0) -> None:
+    """At the current insertion point: loops over the batch dims around one gemm call."""
     i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
     one, beta_value = _blas_scalars(c, beta)
     trans = [arith.constant(i32, _TRANS if x.transposed else _NO_TRANS) for x in (a, b)]
-
-    def emit(rows, cols, offsets=None):
-        _emit_batched_call(name, c, (a, b, out), lambda addresses: [
-            arith.constant(i32, _ROW_MAJOR), trans[0], trans[1], rows, cols,
-            arith.constant(i64, c.size(c.k)), one, addresses[0],
-            arith.constant(i64, a.leading), addresses[1], arith.constant(i64, b.leading), beta_value, addresses[2],
-            arith.constant(i64, out.leading)], offsets)
-
-    if module is None:
-        emit(arith.constant(i64, c.size(m)), arith.constant(i64, c.size(n)))
-        return
-    index = ir.IndexType.get()
-    split_rows = c.size(m) >= c.size(n)
-
-    def body(lo, count):
-        if lo is None:  # the whole matrix
-            emit(arith.constant(i64, c.size(m)), arith.constant(i64, c.size(n)), [None, None, None])
-            return
-        count = arith.index_cast(i64, count)
-
-        def at(step):
-            return arith.muli(lo, arith.constant(index, step))
-        if split_rows:  # rows lo.. of A and C
-            emit(count, arith.constant(i64, c.size(n)), [at(1 if a.transposed else a.leading), None, at(out.leading)])
-        else:  # columns lo.. of B and C
-            emit(arith.constant(i64, c.size(m)), count, [None, at(b.leading if b.transposed else 1), at(1)])
-
-    _on_mlc_threads(module, threads, c.size(m if split_rows else n), c.mnk * c.size(c.batch), body)
+    _emit_batched_call(name, c, (a, b, out), lambda addresses: [
+        arith.constant(i32, _ROW_MAJOR), trans[0], trans[1], arith.constant(i64, c.size(m)),
+        arith.constant(i64, c.size(n)), arith.constant(i64, c.size(c.k)), one, addresses[0],
+        arith.constant(i64, a.leading), addresses[1], arith.constant(i64, b.leading), beta_value, addresses[2],
+        arith.constant(i64, out.leading)])
 
 
 def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
@@ -572,16 +467,15 @@ class Blas(Pass):
             zero_fill = _zero_fill_before(op)
             beta = 0.0 if zero_fill is not None else 1.0
             with ir.InsertionPoint(op), op.location:
-                pool = (module, threads) if one_thread_calls() else (None, 1)
                 if gemv:
                     name = _GEMV[c.element_type.width]
                     declare_external(module, name, _gemv_type(c.element_type))
-                    _emit_gemv(name, c, *plan, beta=beta, module=pool[0], threads=pool[1])
+                    _emit_gemv(name, c, *plan, beta=beta)
                 elif choice == "blas":
                     c, operands = plan
                     name = _GEMM[c.element_type.width]
                     declare_external(module, name, _gemm_type(c.element_type))
-                    _emit_call(name, c, *operands, beta=beta, module=pool[0], threads=pool[1])
+                    _emit_call(name, c, *operands, beta=beta)
                 else:
                     c, operands = plan
                     _emit_packed(c, *operands, beta_zero=zero_fill is not None, register_bits=bits,

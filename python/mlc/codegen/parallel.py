@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
-from .blas import ONE_THREAD, is_blas_call
+from .blas import is_blas_call
 from .loops import nested_for
 from .target import num_threads
 
@@ -72,12 +72,11 @@ class AsyncParallel(PassPipeline):
 
 
 def calls_blas(function) -> bool:
-    """Whether a function calls numpy's OpenBLAS with the library's own threads (a call
-    mlc-blas made, not one it put on MLC's threads: blas.ONE_THREAD)."""
+    """Whether a function calls numpy's OpenBLAS (a call mlc-blas made)."""
     found = []
 
     def visit(op):
-        if is_blas_call(op) and ONE_THREAD not in op.attributes:
+        if is_blas_call(op):
             found.append(op)
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
@@ -93,9 +92,7 @@ class SequentialBesideBlas(Pass):
 
     After a call OpenBLAS's own threads keep spinning on the cores for a while; measured
     here, a relu epilogue shared between two async workers then took 2.1 ms instead of
-    0.14 ms on one thread. BLAS already uses every core for the big operation. Calls
-    mlc-blas split between MLC's threads (marked blas.ONE_THREAD: OpenBLAS on the calling
-    thread only) wake none of those threads and leave the function parallel.
+    0.14 ms on one thread. BLAS already uses every core for the big operation.
     """
 
     name = "mlc-sequential-beside-blas"

@@ -83,14 +83,6 @@ def find_blas() -> Path | None:
     return None
 
 
-@functools.cache
-def blas_exports(name: str) -> bool:
-    """Whether the BLAS library find_blas loaded defines `name` (the same library file
-    always does or does not: the cache key holds its path)."""
-    path = find_blas()
-    return path is not None and hasattr(ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL), name)
-
-
 # How many times this process is a fork() child of a process that had started the async
 # runtime's thread pool. The child has the pool's state but none of its threads: a parallel
 # loop there would wait forever. Executables compare it with the value they were built at.
