@@ -218,6 +218,26 @@ def test_packed_kernel_threads_split_rows_or_columns(monkeypatch):
         close(compiled(a, b), a @ b, k)
 
 
+@pytest.mark.skipif(not blas.blas_available(), reason="needs numpy's OpenBLAS")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_blas_calls_leave_openblas_thread_count_alone(threads):
+    """The user's numpy shares MLC's OpenBLAS: compiled calls must not change its thread
+    count. (A version that set it per part with openblas_set_num_threads_local, global in
+    this pthreads build, left it at 1 after two parts raced: numpy's matmuls then ran on
+    one thread.)"""
+    import ctypes
+    from mlc.runtime.libraries import find_blas
+    get = ctypes.CDLL(str(find_blas())).scipy_openblas_get_num_threads64_
+    get.restype = ctypes.c_int
+    before = get()
+    rng = np.random.default_rng(7)
+    a, b = data(rng, (512, 512), np.float32), data(rng, (512, 2048), np.float32)
+    f = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=True, threads=threads))
+    for _ in range(5):
+        close(f(a, b), a @ b, 512)
+    assert get() == before
+
+
 # Extents the register tile (4 x 16 or 4 x 32 f32) does not divide, in every position.
 ODD = [1, 3, 10, 17, 127]
 REMAINDER_SHAPES = sorted({(m, 33, 16) for m in ODD} | {(64, k, 16) for k in ODD} | {(8, 40, n) for n in ODD}
