@@ -5,6 +5,7 @@
 // RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 min-mnk=262144" | FileCheck %s
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1" | FileCheck %s --check-prefix=OFF
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
+// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=8388608" | FileCheck %s --check-prefix=BESIDE
 
 // A 128x256 by 256x128 matmul becomes one call to numpy's OpenBLAS sgemm (row-major, no transposes,
 // alpha = beta = 1: the call accumulates into C like the generic did).
@@ -180,6 +181,53 @@ func.func @vector_matrix(%x: memref<1024xf32>, %w: memref<1024x4096xf32>, %y: me
 func.func @matrix_vector(%a: memref<64x32xf32>, %x: memref<32xf32>, %y: memref<64xf32>) {
   linalg.generic {indexing_maps = [#a2, #x2, #y2], iterator_types = ["parallel", "reduction"]}
       ins(%a, %x : memref<64x32xf32>, memref<32xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Beside BLAS: with 2 threads and the size rule at 2^23, the 128x256x256 matmul is a call
+// and the 128x256x128 one (2^22: packed, split between threads) would run on one thread
+// beside it (mlc-sequential-beside-blas), so it is a call too. Alone in its function the
+// same matmul keeps the packed kernel on both threads.
+// BESIDE-LABEL: func @two_matmuls
+// BESIDE-NOT: mlc.packed_gemm
+// BESIDE: call @scipy_cblas_sgemm64_({{.*}}, %c128{{.*}}, %c128{{.*}}, %c256{{.*}},
+// BESIDE: call @scipy_cblas_sgemm64_({{.*}}, %c128{{.*}}, %c256{{.*}}, %c256{{.*}},
+// BESIDE-NOT: mlc.packed_gemm
+// BESIDE-LABEL: func @alone
+// BESIDE-NOT: call
+// BESIDE: scf.forall
+// BESIDE: mlc.packed_gemm
+#am = affine_map<(m, n, k) -> (m, k)>
+#bm = affine_map<(m, n, k) -> (k, n)>
+#cm = affine_map<(m, n, k) -> (m, n)>
+func.func @two_matmuls(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<128x128xf32>,
+                       %v: memref<256x256xf32>, %z: memref<128x256xf32>) {
+  linalg.generic {indexing_maps = [#am, #bm, #cm], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<128x256xf32>, memref<256x128xf32>) outs(%y : memref<128x128xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#am, #bm, #cm], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %v : memref<128x256xf32>, memref<256x256xf32>) outs(%z : memref<128x256xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @alone(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [#am, #bm, #cm], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<128x256xf32>, memref<256x128xf32>) outs(%y : memref<128x128xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32

@@ -238,6 +238,25 @@ def test_blas_calls_leave_openblas_thread_count_alone(threads):
     assert get() == before
 
 
+@pytest.mark.skipif(not blas.blas_available(), reason="needs numpy's OpenBLAS")
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matmul_beside_blas(threads, dtype, monkeypatch):
+    """Two matmuls in one function, the size rule at 2^23: 129x513x130 is a BLAS call, and
+    67x300x259 (packed by size) is one too on two threads (the function's loops run on one
+    thread beside BLAS: blas._beside_blas), the packed kernel on one. Odd shapes, numpy."""
+    monkeypatch.setattr(blas, "MIN_MNK", 1 << 23)
+    rng = np.random.default_rng(11)
+    x, wx = data(rng, (67, 300), dtype), data(rng, (300, 259), dtype)
+    h, wh = data(rng, (129, 513), dtype), data(rng, (513, 130), dtype)
+    fn = lambda a, b, c, d: (a @ b, c @ d)  # noqa: E731
+    options = CompileOptions(blas=True, threads=threads)
+    got = mlc.jit(fn, options=options)(x, wx, h, wh)
+    close(got[0], x @ wx, 300)
+    close(got[1], h @ wh, 513)
+    assert (MARK in codegen(fn, x, wx, h, wh, options=options)) == (threads == 1)
+
+
 # Extents the register tile (4 x 16 or 4 x 32 f32) does not divide, in every position.
 ODD = [1, 3, 10, 17, 127]
 REMAINDER_SHAPES = sorted({(m, 33, 16) for m in ODD} | {(64, k, 16) for k in ODD} | {(8, 40, n) for n in ODD}

@@ -60,6 +60,10 @@ rounds against OpenBLAS called the same way; a shared machine):
     read w by columns: 1 x 1024 x 4096 took 46 ms against numpy's 0.7 (gemv: 0.48 ms;
     OpenBLAS's gemm with M = 1 took 1.1 ms, its gemm with N = 1 12 ms). With BLAS off,
     the packed kernel from PACKED_MIN_MNK (0.79 ms there), the loop nest below it.
+  - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
+    kernel would split between threads (at least parallel.MIN_PARALLEL_ITERATIONS
+    multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
+    one thread, where the packed kernel's lead measured on all threads is gone.
   - "packed": everything else, and everything with BLAS off or no library.
 
 The library is numpy's own OpenBLAS (`numpy.libs/libscipy_openblas64_*.so`, ILP64: 64-bit
@@ -423,6 +427,41 @@ def strategy(c: Contraction, register_bits: int = 0, min_mnk: int = 0) -> str:
     return "packed"
 
 
+def _function_of(op) -> ir.Operation:
+    parent = op.parent
+    while parent.name != "func.func":
+        parent = parent.parent
+    return parent
+
+
+def _beside_blas(candidates: list, threads: int) -> list:
+    """packed -> blas for a contraction the packed kernel would split between threads, in
+    a function that calls BLAS anyway.
+
+    Such a function runs its loops on one thread (mlc-sequential-beside-blas: OpenBLAS's
+    workers spin after a call), so the packed kernel there loses the threads its measured
+    lead below MIN_MNK assumed, while OpenBLAS keeps them. The corpus's gru_cell (64x512x1536
+    by the rule -> BLAS, 64x256x1536 -> packed, on one thread beside it): 1.10-1.18 ms,
+    numpy 1.03-1.07; both on BLAS 0.90-0.94 ms (AVX-512 host, medians of 300 calls).
+    Only where BLAS takes the element type (f32/f64: f16 sums in f32 on the packed kernel)."""
+    from .parallel import MIN_PARALLEL_ITERATIONS  # parallel.py imports this module
+
+    if threads <= 1 or not blas_available() or not config.blas_enabled():
+        return candidates
+    with_blas = {_function_of(op) for op, _, choice in candidates if choice == "blas"}
+    if not with_blas:
+        return candidates
+
+    def moved(op, c: Contraction, choice: str) -> str:
+        if (choice == "packed" and _function_of(op) in with_blas and not c.is_vector
+                and isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM
+                and c.mnk * c.size(c.batch) >= MIN_PARALLEL_ITERATIONS):
+            return "blas"
+        return choice
+
+    return [(op, c, moved(op, c, choice)) for op, c, choice in candidates]
+
+
 def blas_takes(c: Contraction) -> bool:
     """Whether mlc-blas will turn this contraction into a call (rule, switch and library);
     a contraction the rule wants but no library can take is reported (blas_available)."""
@@ -459,6 +498,7 @@ class Blas(Pass):
         module.walk(visit)
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
+        candidates = _beside_blas(candidates, threads)
         for op, c, choice in candidates:
             gemv = c.is_vector and choice == "blas"
             plan = gemv_plan(c, list(op.operands)) if gemv else gemm_plan(c, list(op.operands))
