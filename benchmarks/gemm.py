@@ -4,6 +4,7 @@ shapes, one and two threads. Writes benchmarks/results/gemm.md; blas.py's rule c
 
     python benchmarks/gemm.py [--quick] [--repeat N]
     python benchmarks/gemm.py --small-m [--repeat N]   # only the small-M section of gemm.md
+    python benchmarks/gemm.py --int8                   # only the int8 section of gemm.md
 
 Each thread count runs in its own process (OpenBLAS reads OPENBLAS_NUM_THREADS when it is
 loaded). With one thread the three versions are timed interleaved, call by call, so a load
@@ -19,6 +20,11 @@ every column is the median over those runs.
 4 to 256 rows against K x N weights; blas.FEW_ROWS comes from it) and rewrites only
 its own section of gemm.md: per-call medians of wall and process CPU time, one and two
 threads, each repeat a fresh process per thread count, the thread counts alternating.
+
+`--int8` times int8 x int8 -> int32 products (lax.dot_general with preferred_element_type)
+on MLC's packed kernel with VNNI's int16-pair multiply-add (where the host has it) and with
+int32 multiplies and adds (VNNI off), against numpy (int32 matmul: numpy has no integer
+BLAS) and jax.jit (in a child process, when installed); medians of interleaved calls.
 """
 
 from __future__ import annotations
@@ -194,11 +200,17 @@ def small_m_report(repeats: int) -> None:
         lines.append(f"| {r['m']} | {r['k']} x {r['n']} | {o1:.0f} | {b1:.0f} | {n1:.0f} | {o1 / b1:.2f} | "
                      f"{oc / bc:.2f} | {o2:.0f} | {b2:.0f} | {n2:.0f} | {o2 / b2:.2f} | "
                      f"{med(two, 'own') / med(two, 'mlc_blas'):.2f} |")
+    _write_section(SMALL_M_TITLE, lines)
+
+
+def _write_section(title: str, lines: list[str]) -> None:
+    """Puts `lines` (starting with `title`) into gemm.md in place of the section of that
+    title, up to the next heading of its level, or at the end; the rest is kept."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "gemm.md")
     text = open(path).read() if os.path.exists(path) else ""
     section = "\n".join(lines) + "\n"
-    if SMALL_M_TITLE in text:  # replace our section up to the next heading of its level
-        head, rest = text.split(SMALL_M_TITLE, 1)
+    if title in text:
+        head, rest = text.split(title, 1)
         tail = rest.split("\n## ", 1)
         text = head + section + ("\n## " + tail[1] if len(tail) > 1 else "")
     else:
@@ -206,6 +218,106 @@ def small_m_report(repeats: int) -> None:
     with open(path, "w") as f:
         f.write(text)
     print(section)
+
+
+INT8_TITLE = "## int8 x int8 -> int32: VNNI or int32 multiply-adds"
+INT8_SHAPES = [(256, 256, 256), (512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048), (64, 4096, 1024)]
+_JAX_INT8 = """
+import json, sys, time, numpy as np, jax, jax.numpy as jnp
+for m, k, n in json.loads(sys.argv[1]):
+    rng = np.random.default_rng(0)
+    a = jnp.asarray(rng.integers(-128, 128, (m, k)).astype(np.int8))
+    b = jnp.asarray(rng.integers(-128, 128, (k, n)).astype(np.int8))
+    f = jax.jit(lambda x, y: jax.lax.dot_general(x, y, (((1,), (0,)), ((), ())), preferred_element_type=jnp.int32))
+    f(a, b).block_until_ready()
+    ts = []
+    for _ in range(max(5, min(200, int(2e9 / (m * k * n))))):
+        t0 = time.perf_counter(); f(a, b).block_until_ready(); ts.append(time.perf_counter() - t0)
+    print(json.dumps({"m": m, "k": k, "n": n, "jax": float(np.median(ts))}), flush=True)
+"""
+
+
+def int8_report() -> None:
+    """int8 x int8 -> int32 on MLC (VNNI kernel, int32 kernel), numpy and jax.jit."""
+    import numpy as np
+
+    import mlc
+    import mlc.codegen.blas as blas
+    import mlc.lax as lax
+    from mlc import CompileOptions
+    from mlc.codegen.target import int16_pair_dot, vector_register_bits
+
+    has_vnni = int16_pair_dot(vector_register_bits())
+    jax_times = {}
+    try:
+        out = subprocess.run([sys.executable, "-c", _JAX_INT8, json.dumps(INT8_SHAPES)], capture_output=True,
+                             text=True, timeout=600).stdout
+        jax_times = {(r["m"], r["k"], r["n"]): r["jax"] for r in map(json.loads, out.split("\n")[:-1])}
+    except (OSError, subprocess.SubprocessError, ValueError):
+        pass
+    fn = lambda x, y: lax.dot_general(x, y, (((1,), (0,)), ((), ())), preferred_element_type=np.int32)  # noqa: E731
+    rows = []
+    for m, k, n in INT8_SHAPES:
+        rng = np.random.default_rng(0)
+        a, b = rng.integers(-128, 128, (m, k)).astype(np.int8), rng.integers(-128, 128, (k, n)).astype(np.int8)
+        want = a.astype(np.int32) @ b.astype(np.int32)
+        versions = {}
+        saved = blas.int16_pair_dot
+        for name, vnni in (("vnni", True), ("int32", False)):
+            if name == "vnni" and not has_vnni:
+                continue
+            blas.int16_pair_dot = saved if vnni else (lambda bits: False)
+            f = mlc.jit(fn, options=CompileOptions())
+            assert np.array_equal(f(a, b), want)
+            versions[name] = f
+        blas.int16_pair_dot = saved
+        versions["numpy"] = lambda x, y: x.astype(np.int32) @ y.astype(np.int32)
+        calls = max(3, min(100, int(1e9 / (m * k * n))))
+        samples = {name: [] for name in versions}
+        for _ in range(calls):  # interleaved: a load spike hits every version alike
+            for name, f in versions.items():
+                t0 = time.perf_counter()
+                f(a, b)
+                samples[name].append(time.perf_counter() - t0)
+        row = {"m": m, "k": k, "n": n, **{name: statistics.median(t) for name, t in samples.items()}}
+        if (m, k, n) in jax_times:
+            row["jax"] = jax_times[(m, k, n)]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    load = os.getloadavg()
+    lines = [INT8_TITLE, "",
+             f"`python benchmarks/gemm.py --int8` on this host ({_host()}; VNNI: "
+             f"{'yes' if has_vnni else 'no'}), two threads, milliseconds per call (medians of interleaved "
+             f"calls; jax.jit in a child process, timed alone), GOP/s = 2MNK / time; 1-minute load "
+             f"average {load[0]:.1f} at the end. `vnni`: the packed kernel reading the int8 operands, "
+             "one vpdpwssd per vector (two k per int32 lane); `int32`: the same kernel with int32 "
+             "multiplies and adds; `numpy`: int32 matmul of the widened operands.", "",
+             "| M x K x N | MLC vnni ms | MLC int32 ms | numpy ms | jax.jit ms | vnni GOP/s | vnni / int32 | vnni / jax |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def cell(r, key, scale=1e3):
+        return f"{r[key] * scale:.3f}" if key in r else "-"
+
+    for r in rows:
+        gops = f"{2 * r['m'] * r['k'] * r['n'] / r['vnni'] / 1e9:.0f}" if "vnni" in r else "-"
+        speedup = f"{r['int32'] / r['vnni']:.2f}x" if "vnni" in r else "-"
+        vs_jax = f"{r['jax'] / r['vnni']:.2f}x" if "vnni" in r and "jax" in r else "-"
+        lines.append(f"| {r['m']} x {r['k']} x {r['n']} | {cell(r, 'vnni')} | {cell(r, 'int32')} | "
+                     f"{cell(r, 'numpy')} | {cell(r, 'jax')} | {gops} | {speedup} | {vs_jax} |")
+    _write_section(INT8_TITLE, lines)
+
+
+def _host() -> str:
+    """The CPU model and vector extensions, from /proc/cpuinfo (what the numbers depend on)."""
+    from mlc.codegen.target import cpu_flags, host_vector_bits
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
+    except OSError:
+        pass
+    isa = {512: "AVX-512", 256: "AVX2", 128: "SSE"}[host_vector_bits()]
+    return f"{model}, {os.cpu_count()} cores, {isa}{' + FMA' if 'fma' in cpu_flags() else ''}"
 
 
 def tiled_vs_packed() -> list[dict]:
@@ -283,6 +395,10 @@ def main() -> None:
     if "--small-m" in sys.argv:
         small_m_report(repeats)
         return
+    if "--int8" in sys.argv:
+        os.environ["MLC_CACHE"] = "0"  # the two kernels must really be compiled
+        int8_report()
+        return
     if "--small" in sys.argv:
         tiled_vs_packed()
         epilogue()
@@ -306,9 +422,9 @@ def main() -> None:
     small = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     load = os.getloadavg()
     lines = ["# GEMM: MLC's packed kernel vs OpenBLAS", "",
-             "`python benchmarks/gemm.py` on an AMD EPYC (2 cores, AVX2 + FMA, no AVX-512; "
-             f"1-minute load average {load[0]:.1f} at the end: the machine was shared with other jobs, "
-             "so absolute numbers are low and noisy; the ratio columns are the comparable numbers: "
+             f"`python benchmarks/gemm.py` on {_host()}; "
+             f"1-minute load average {load[0]:.1f} at the end (other jobs may share the machine: "
+             "the ratio columns are the comparable numbers: "
              "one thread interleaves the three versions call by call, two threads run each version "
              "back to back after a pause, since OpenBLAS's helper thread spins on a core after each call).", "",
              f"GFLOP/s (best of the interleaved rounds, wall time; median of {repeats} runs); `own` = MLC's packed GEMM "
@@ -335,8 +451,9 @@ def main() -> None:
               if "epilogue" in r]
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "gemm.md")
     previous = open(path).read() if os.path.exists(path) else ""
-    if SMALL_M_TITLE in previous:  # --small-m's section is measured separately: keep it
-        lines += ["", SMALL_M_TITLE + previous.split(SMALL_M_TITLE, 1)[1].rstrip("\n")]
+    for title in (SMALL_M_TITLE, INT8_TITLE):  # measured separately (--small-m, --int8): kept
+        if title in previous:
+            lines += ["", title + previous.split(title, 1)[1].split("\n## ", 1)[0].rstrip("\n")]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

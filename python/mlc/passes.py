@@ -38,6 +38,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-blas": "mlc.codegen.blas:Blas",
     "mlc-row-fusion": "mlc.codegen.row_fusion:RowFusion",
     "mlc-fuse-kernels": "mlc.conversion.fuse_kernels:FuseKernels",
+    "mlc-fold-widening": "mlc.conversion.fold_widening:FoldWidening",
     "mlc-split-functions": "mlc.conversion.split_functions:SplitFunctions",
     "mlc-unroll-budget": "mlc.conversion.unroll_budget:UnrollBudget",
     "mlc-loop-annotations": "mlc.conversion.loop_annotations:LoopAnnotations",

@@ -29,6 +29,7 @@ from .codegen.vector_math import VectorMath
 from .codegen.vectorize import Vectorize
 from .conversion.bool_to_byte import BoolToByte
 from .conversion.distinct_results import DistinctResults
+from .conversion.fold_widening import FoldWidening
 from .conversion.fuse_kernels import FuseKernels
 from .conversion.hlo_to_linalg import HloToLinalg
 from .conversion.inline_budget import InlineBudget
@@ -59,6 +60,9 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
         *([FuseKernels()] if fuse else []),
         # Fusion functions are inlined before bufferization, so their values never become buffers.
         Upstream("inline,symbol-dce"),
+        # Matmuls read narrow operands, widening in the body (after inlining: the widening
+        # and the product may come from two fusion functions), before any strategy looks.
+        FoldWidening(),
         # Register-tile the matmuls BLAS will not take (after inlining: they see their operands).
         *([TileMatmul()] if tile_matmul else []),
         # Before bufferizing: which arguments are only read, results that must be distinct

@@ -6,6 +6,8 @@
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1" | FileCheck %s --check-prefix=OFF
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
 // RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=8388608" | FileCheck %s --check-prefix=BESIDE
+// RUN: mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=1 vnni=1" | FileCheck %s --check-prefix=VNNI
+// RUN: mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 vnni=0" | FileCheck %s --check-prefix=NOVNNI
 
 // A 128x256 by 256x128 matmul becomes one call to numpy's OpenBLAS sgemm (row-major, no transposes,
 // alpha = beta = 1: the call accumulates into C like the generic did).
@@ -232,6 +234,42 @@ func.func @alone(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<12
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// int8 x uint8 -> int32 widened in the body (mlc-fold-widening): the packed kernel reads
+// the 8-bit buffers. With VNNI each packed int32 word holds two k values as int16 (k in
+// the low half, k + 1 shifted into the high one), uint8 zero-extended, and one vpdpwssd
+// per vector sums both products (vector<16xi32> of 32 int16: AVX-512); without VNNI the
+// operands are packed as int32 and multiplied and added lane by lane.
+// VNNI-LABEL: func @int8_widened
+// VNNI: memref.alloc() {alignment = 64 : i64, mlc.packed_gemm} : memref<{{[0-9]+}}xi32>
+// VNNI: arith.extui {{.*}} : vector<32xi8> to vector<32xi32>
+// VNNI: arith.shli
+// VNNI: arith.ori
+// VNNI: vector.bitcast {{.*}} : vector<16xi32> to vector<32xi16>
+// VNNI: llvm.call_intrinsic "llvm.x86.avx512.vpdpwssd.512"({{.*}}) : (vector<16xi32>, vector<32xi16>, vector<32xi16>) -> vector<16xi32>
+// VNNI-NOT: arith.muli {{.*}} : vector
+// NOVNNI-LABEL: func @int8_widened
+// NOVNNI-NOT: vpdpwssd
+// NOVNNI: arith.extui {{.*}} : vector<16xi8> to vector<16xi32>
+// NOVNNI: arith.muli {{.*}} : vector<8xi32>
+// NOVNNI-NOT: vpdpwssd
+#a8 = affine_map<(m, n, k) -> (m, k)>
+#b8 = affine_map<(m, n, k) -> (k, n)>
+#c8 = affine_map<(m, n, k) -> (m, n)>
+func.func @int8_widened(%x: memref<67x201xi8>, %w: memref<201x45xi8>, %y: memref<67x45xi32>) {
+  linalg.generic {indexing_maps = [#a8, #b8, #c8], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<67x201xi8>, memref<201x45xi8>) outs(%y : memref<67x45xi32>) {
+  ^bb0(%p: i8, %q: i8, %acc: i32):
+    %p32 = arith.extsi %p : i8 to i32
+    %q32 = arith.extui %q : i8 to i32
+    %m = arith.muli %p32, %q32 : i32
+    %s = arith.addi %acc, %m : i32
+    linalg.yield %s : i32
   }
   return
 }

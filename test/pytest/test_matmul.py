@@ -95,17 +95,56 @@ def test_packed_kernel_dtypes(m, k, n, dtype, bits, monkeypatch):
     close(compiled(a, b), want, k)
 
 
+from mlc.codegen.target import int16_pair_dot  # noqa: E402
+
+
+@pytest.fixture(params=["vnni", "int32"])
+def int_kernel(request, monkeypatch):
+    """The packed kernel for narrow integers: VNNI's int16-pair multiply-add (where this
+    host has it; skipped elsewhere), or int32 multiplies and adds (forced on any host)."""
+    if request.param == "int32":
+        monkeypatch.setattr(blas, "int16_pair_dot", lambda bits: False)
+    return request.param
+
+
 @pytest.mark.parametrize("bits", [256, 512])
-def test_int8_to_int32(bits):
-    """int8 x int8 -> int32 (preferred_element_type): the operands are widened once and the
-    packed kernel sums in int32, exactly. (No VNNI: this host has AVX2 only; an AVX-512
-    VNNI host would still run the same i32 multiply-adds.)"""
-    rng = np.random.default_rng(8)
-    a = rng.integers(-128, 128, size=(67, 200)).astype(np.int8)
-    b = rng.integers(-128, 128, size=(200, 45)).astype(np.int8)
-    fn = lambda x, y: lax.dot_general(x, y, (((1,), (0,)), ((), ())), preferred_element_type=np.int32)  # noqa: E731
-    got = mlc.jit(fn, options=CompileOptions(blas=False, vector_bits=bits))(a, b)
-    close(got, a.astype(np.int32) @ b.astype(np.int32), 200)
+@pytest.mark.parametrize("m, k, n", [(1, 1, 1), (3, 17, 5), (17, 127, 33), (67, 1023, 45), (127, 3, 129)], ids=str)
+@pytest.mark.parametrize("src, dst", [(np.int8, np.int32), (np.uint8, np.int32), (np.int16, np.int32),
+                                      (np.uint16, np.int32), (np.int8, np.int64)], ids=str)
+def test_narrow_integers_to_wider(m, k, n, src, dst, bits, int_kernel):
+    """int8/uint8/int16 x same -> int32 (preferred_element_type): mlc-fold-widening lets
+    the packed kernel read the narrow operands; with VNNI (int8, uint8, int16 into int32)
+    one vpdpwssd per vector sums two k at a time. Exact against int64 numpy, extreme values
+    included (-128 * -128 summed over k)."""
+    if int_kernel == "vnni" and not int16_pair_dot(bits):
+        pytest.skip(f"this host has no VNNI at {bits} bits")
+    rng = np.random.default_rng(m * 1000 + k + n)
+    info = np.iinfo(src)
+    a = rng.integers(info.min, info.max, size=(m, k), endpoint=True).astype(src)
+    b = rng.integers(info.min, info.max, size=(k, n), endpoint=True).astype(src)
+    a.flat[0], b.flat[0] = info.min, info.min
+    fn = lambda x, y: lax.dot_general(x, y, (((1,), (0,)), ((), ())), preferred_element_type=dst)  # noqa: E731
+    options = CompileOptions(blas=False, vector_bits=bits)
+    got = mlc.jit(fn, options=options)(a, b)
+    want = (a.astype(np.int64) @ b.astype(np.int64)).astype(dst)  # wraps like int32 sums
+    close(got, want, k)
+    text = codegen(fn, a, b, options=options)
+    pairs = int_kernel == "vnni" and np.dtype(dst) == np.int32 and np.dtype(src) != np.uint16
+    assert ("vpdpwssd" in text) == (pairs and MARK in text)
+
+
+@pytest.mark.parametrize("m, k, n", [(3, 17, 5), (67, 201, 45), (300, 513, 129)], ids=str)
+@pytest.mark.parametrize("src, dst", [(np.float16, np.float32), (np.float32, np.float64)], ids=str)
+def test_narrow_floats_to_wider(m, k, n, src, dst):
+    """f16 x f16 -> f32 and f32 x f32 -> f64: the packed kernel reads the narrow operands and
+    sums in the wide type (no widened copies, and no BLAS call on them)."""
+    rng = np.random.default_rng(m + k + n)
+    a, b = data(rng, (m, k), src), data(rng, (k, n), src)
+    fn = lambda x, y: lax.dot_general(x, y, (((1,), (0,)), ((), ())), preferred_element_type=dst)  # noqa: E731
+    got = mlc.jit(fn)(a, b)
+    close(got, (a.astype(np.float64) @ b.astype(np.float64)).astype(dst), k)
+    text = codegen(fn, a, b)
+    assert MARK in text and "cblas" not in text
 
 
 def reference_dot_general(a, b, contracting, batch):

@@ -64,6 +64,13 @@ rounds against OpenBLAS called the same way; a shared machine):
     kernel would split between threads (at least parallel.MIN_PARALLEL_ITERATIONS
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
     one thread, where the packed kernel's lead measured on all threads is gone.
+  - widened operands (mlc-fold-widening: int8 x int8 -> int32, f16 x f16 -> f32 read as
+    stored): "packed" at any size but a small vector contraction's (only the packed kernel
+    widens while packing; BLAS takes f32/f64 operands only). With 16-bit or narrower
+    integers into int32 and VNNI on the host (target.int16_pair_dot), the int16-pair
+    kernel: 1024^3 int8 -> int32 5.2 ms (414 GOP/s) against 24 ms for widened int32
+    copies and the int32 kernel, 2048^3 52 against 124 ms (AVX-512 Zen 4, 2 threads;
+    benchmarks/results/gemm.md).
   - "packed": everything else, and everything with BLAS off or no library.
 
 The library is numpy's own OpenBLAS (`numpy.libs/libscipy_openblas64_*.so`, ILP64: 64-bit
@@ -90,7 +97,7 @@ from .contraction import Contraction, match_contraction, register_tile
 from .externs import declare_external
 from .loops import nested_for
 from .packed_gemm import GemmProblem, Operand, emit_gemm
-from .target import num_threads, vector_register_bits
+from .target import int16_pair_dot, num_threads, vector_register_bits
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _GEMM = {32: "scipy_cblas_sgemm64_", 64: "scipy_cblas_dgemm64_"}
@@ -295,17 +302,23 @@ def _emit_call(name: str, c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, 
 
 
 def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
-                 beta_zero: bool, register_bits: int, threads: int) -> None:
+                 beta_zero: bool, register_bits: int, threads: int, unsigned=(), vnni: int = -1) -> None:
     """At the current insertion point: loops over the batch dims around MLC's packed GEMM
-    (packed_gemm.emit_gemm) on 2-D views of the three operands."""
+    (packed_gemm.emit_gemm) on 2-D views of the three operands. `unsigned`: the operand
+    buffers whose integers widen by zero extension; `vnni`: the int16-pair kernel for
+    narrow integer sources (-1: where the host has it, 0: never, 1: always)."""
     index = ir.IndexType.get()
     offsets = [memref.extract_strided_metadata(x.value)[1] for x in (a, b, out)]
     from .parallel import MIN_PARALLEL_ITERATIONS  # parallel.py imports this module
 
     if c.mnk * c.size(c.batch) < MIN_PARALLEL_ITERATIONS:  # as for every kernel (parallel.py)
         threads = 1
-    problem = GemmProblem(c.size(m), c.size(n), c.size(c.k), compute_type(c.element_type), register_bits,
-                          threads, beta_zero)
+    compute = compute_type(c.element_type)
+    pairs = (vnni == 1 or (vnni == -1 and int16_pair_dot(register_bits))) and register_bits in (256, 512) \
+        and all(_fits_int16(x.value, x.value in unsigned) for x in (a, b)) \
+        and isinstance(compute, ir.IntegerType) and compute.width == 32
+    problem = GemmProblem(c.size(m), c.size(n), c.size(c.k), compute, register_bits,
+                          threads, beta_zero, pairs)
 
     def gemm(ivs, _terminator=None):
         views = []
@@ -313,13 +326,20 @@ def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple,
             for iv, stride in zip(ivs, x.batch_strides):
                 offset = arith.addi(offset, arith.muli(iv, arith.constant(index, stride)))
             strides = (1, x.leading) if x.transposed else (x.leading, 1)
-            views.append(Operand(x.value, offset, *strides))
+            views.append(Operand(x.value, offset, *strides, unsigned=x.value in unsigned))
         emit_gemm(problem, *views)
 
     if c.batch:
         nested_for([(0, c.extents[d], 1) for d in c.batch], gemm)
     else:
         gemm(())
+
+
+def _fits_int16(buffer: ir.Value, unsigned: bool) -> bool:
+    """Whether every element of `buffer` is an int16 value: integers of at most 16 bits,
+    or of at most 8 if they widen by zero extension."""
+    el = ir.MemRefType(buffer.type).element_type
+    return isinstance(el, ir.IntegerType) and el.width <= (8 if unsigned else 16)
 
 
 def _zero_fill_before(op):
@@ -381,7 +401,7 @@ def blas_rule(c: Contraction, min_mnk: int = 0) -> bool:
     """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds, or
     of at most FEW_ROWS rows and at least PACKED_MIN_MNK (module docstring: the
     measurements behind MIN_MNK and FEW_ROWS)."""
-    if not (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM):
+    if not (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM) or c.widened:
         return False
     if c.is_vector:  # x[1, K] @ w[K, N]: a call at any size (the loop nest reads w by columns)
         return True
@@ -416,6 +436,8 @@ def strategy(c: Contraction, register_bits: int = 0, min_mnk: int = 0) -> str:
         return "blas"
     if c.is_vector:  # the loop nest for small ones; big ones would read w by columns
         return "packed" if c.mnk >= PACKED_MIN_MNK else "loop"
+    if c.widened:  # only the packed kernel widens while it packs (and has VNNI)
+        return "packed"
     compute = compute_type(c.element_type)
     if compute is None:
         return "tiled"
@@ -453,7 +475,7 @@ def _beside_blas(candidates: list, threads: int) -> list:
         return candidates
 
     def moved(op, c: Contraction, choice: str) -> str:
-        if (choice == "packed" and _function_of(op) in with_blas and not c.is_vector
+        if (choice == "packed" and _function_of(op) in with_blas and not c.is_vector and not c.widened
                 and isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM
                 and c.mnk * c.size(c.batch) >= MIN_PARALLEL_ITERATIONS):
             return "blas"
@@ -481,6 +503,7 @@ class Blas(Pass):
     min_mnk: int = 0  # 0 = MIN_MNK
     register_bits: int = 0  # the packed kernel's vector width; 0 = the target's
     threads: int = 0  # the packed kernel's threads; 0 = num_threads()
+    vnni: int = -1  # the int16-pair (VNNI) packed kernel: -1 where the host has it, 0 never, 1 always
 
     def run(self, module: ir.Operation) -> None:
         candidates = []
@@ -501,7 +524,9 @@ class Blas(Pass):
         candidates = _beside_blas(candidates, threads)
         for op, c, choice in candidates:
             gemv = c.is_vector and choice == "blas"
-            plan = gemv_plan(c, list(op.operands)) if gemv else gemm_plan(c, list(op.operands))
+            operands = list(op.operands)
+            unsigned = {x for x, zero_extends in zip(operands, c.unsigned) if zero_extends}
+            plan = gemv_plan(c, operands) if gemv else gemm_plan(c, operands)
             if plan is None:
                 continue
             zero_fill = _zero_fill_before(op)
@@ -519,7 +544,7 @@ class Blas(Pass):
                 else:
                     c, operands = plan
                     _emit_packed(c, *operands, beta_zero=zero_fill is not None, register_bits=bits,
-                                 threads=threads)
+                                 threads=threads, unsigned=unsigned, vnni=self.vnni)
             op.erase()
             if zero_fill is not None:  # beta = 0 overwrites C: the zeroing pass is not needed
                 zero_fill.erase()

@@ -2,7 +2,9 @@
 
 hlo-to-linalg lowers every dot_general to a generic whose body is `acc + lhs * rhs`; the
 matmul strategies (BLAS calls, tiled vector code) need to know which loop is M, N, K and
-which are batch loops, and how each operand lays those dims out in memory.
+which are batch loops, and how each operand lays those dims out in memory. An operand may
+be widened in the body first (`acc + ext(lhs) * ext(rhs)`, mlc-fold-widening): then its
+element type is narrower than the contraction's (`Contraction.sources`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from mlir import ir
 
 ROWS = 4  # MR of mlc-tile-matmul: output rows per register tile
 _BODIES = (("arith.mulf", "arith.addf"), ("arith.muli", "arith.addi"))
+# Widenings an operand may go through in the body: name -> whether integers zero-extend.
+WIDENINGS = {"arith.extsi": False, "arith.extui": True, "arith.extf": False}
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,14 @@ class Contraction:
     rhs_dims: tuple[int, ...]
     out_dims: tuple[int, ...]
     element_type: ir.Type
+    # Widened operands (mlc-fold-widening): (lhs, rhs) element types as stored, and
+    # whether each widens by zero extension; () when both are element_type.
+    sources: tuple = ()
+    unsigned: tuple[bool, bool] = (False, False)
+
+    @property
+    def widened(self) -> bool:
+        return bool(self.sources)
 
     @property
     def is_vector(self) -> bool:
@@ -60,19 +72,28 @@ def _map_dims(attr) -> tuple[int, ...] | None:
     return tuple(ir.AffineDimExpr(e).position for e in amap.results)
 
 
-def _is_multiply_accumulate(op) -> bool:
-    """The body is `yield acc + a * b` (either operand order) on floats or integers, nothing else."""
+def _multiply_accumulate(op) -> tuple[bool, bool] | None:
+    """For a body `yield acc + a * b` (either operand order) on floats or integers, nothing
+    else, where a and b may each be widened first (WIDENINGS): whether each zero-extends;
+    else None."""
     block = op.regions[0].blocks[0]
     ops = list(block.operations)
-    if len(ops) != 3 or tuple(o.operation.name for o in ops[:2]) not in _BODIES:
-        return False
     a, b, acc = list(block.arguments)
+    factors, unsigned = {a: a, b: b}, [False, False]
+    while ops and ops[0].operation.name in WIDENINGS and ops[0].operands[0] in (a, b) \
+            and factors[ops[0].operands[0]] == ops[0].operands[0]:
+        source = ops[0].operands[0]
+        factors[source] = ops[0].results[0]
+        unsigned[0 if source == a else 1] = WIDENINGS[ops[0].operation.name]
+        ops = ops[1:]
+    if len(ops) != 3 or tuple(o.operation.name for o in ops[:2]) not in _BODIES:
+        return None
     mul, add, yield_ = ops
-    if {mul.operands[0], mul.operands[1]} != {a, b} or a == b:
-        return False
+    if {mul.operands[0], mul.operands[1]} != {factors[a], factors[b]} or a == b:
+        return None
     if {add.operands[0], add.operands[1]} != {acc, mul.results[0]}:
-        return False
-    return yield_.operands[0] == add.results[0]
+        return None
+    return (unsigned[0], unsigned[1]) if yield_.operands[0] == add.results[0] else None
 
 
 def _static_extents(op, maps, n_loops) -> tuple[int, ...] | None:
@@ -92,16 +113,19 @@ def match_contraction(op, vectors: bool = False) -> Contraction | None:
     vectors: also a vector-matrix or matrix-vector product (no M or no N loop: a unit dim
     that linalg-fold-unit-extent-dims removed, x[1, K] @ w[K, N]), whose group is then
     empty (size 1); only mlc-blas takes those."""
-    if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_multiply_accumulate(op):
+    if op.name != "linalg.generic" or len(op.operands) != 3:
+        return None
+    unsigned = _multiply_accumulate(op)
+    if unsigned is None:
         return None
     maps = [_map_dims(a) for a in op.attributes["indexing_maps"]]
     if None in maps:
         return None
     lhs, rhs, out = maps
     n_loops = len(op.attributes["iterator_types"])
-    types = {ir.ShapedType(v.type).element_type for v in op.operands}
-    if len(types) != 1:
-        return None
+    types = [ir.ShapedType(v.type).element_type for v in op.operands]
+    element = types[2]
+    sources = () if types[0] == types[1] == element else (types[0], types[1])
     roles: dict[str, list[int]] = {"m": [], "n": [], "k": [], "batch": []}
     for d in range(n_loops):
         where = (d in lhs, d in rhs, d in out)
@@ -121,7 +145,8 @@ def match_contraction(op, vectors: bool = False) -> Contraction | None:
         return tuple(sorted(group, key=dims.index))
 
     return Contraction(in_order(roles["m"], out), in_order(roles["n"], out), in_order(roles["k"], lhs),
-                       tuple(roles["batch"]), extents, lhs, rhs, out, types.pop())
+                       tuple(roles["batch"]), extents, lhs, rhs, out, element, sources,
+                       unsigned if sources else (False, False))
 
 
 def _batch_dims_outer(dims: tuple[int, ...], batch: tuple[int, ...]) -> bool:

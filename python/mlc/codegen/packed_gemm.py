@@ -20,6 +20,13 @@ slack; 12 + 2 B registers + 1 broadcast of the 16 ymm registers) and 8 x 32 with
 vectors. Packing also widens: f16/bf16 operands are packed as f32 and the products summed
 in f32 (rounded to the result type once per KC block when C is narrower), int8 as int32.
 
+Integer sources of at most 16 bits (int8, uint8, int16) on a host with VNNI (`pairs`): A and
+B are packed as int32 words each holding two consecutive k values as int16 (low half k,
+high half k + 1), and one `vpdpwssd` per vector multiplies the 16-bit pairs and adds both
+products into each int32 lane: 32 multiply-adds per 512-bit instruction, where the int32
+kernel needs a multiply and an add for 16. Exact: every product of two 16-bit values and
+every pair sum is an int32, and the accumulation wraps modulo 2^32 as the int32 kernel's.
+
 Input: a `Gemm` (operands as 2-D strided views per batch index, from blas.gemm_operands).
 The caller (mlc-blas, the operator-selection pass) decides which contractions come here.
 """
@@ -29,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import arith, memref, scf, vector
+from mlir.dialects import arith, llvm, memref, scf, vector
 
 from ..dialects.hlo.types import element_type_of
 from .loops import in_parts
@@ -84,6 +91,7 @@ class Operand:
     offset: ir.Value
     row_stride: int
     col_stride: int
+    unsigned: bool = False  # integer elements widen by zero extension (a uint8 source)
 
     def view(self, rows: int, cols: int) -> ir.Value:
         """A 2-D strided memref over the matrix (reinterpret_cast of the base buffer)."""
@@ -97,10 +105,11 @@ class Operand:
                                        [self.row_stride, self.col_stride])
 
 
-def _convert(value: ir.Value, to: ir.Type) -> ir.Value:
-    """Element (or vector) conversion to the compute type. Integers are sign-extended: the
-    result type is the operands' type (dot_general has one), so the sum is only kept modulo
-    2^width, where sign and zero extension agree (ui8 wraps like numpy's uint8)."""
+def _convert(value: ir.Value, to: ir.Type, unsigned: bool = False) -> ir.Value:
+    """Element (or vector) conversion to the compute type. Integers are sign-extended unless
+    `unsigned` (a uint8 source of an int32 product): when the result type is the operands'
+    type, the sum is only kept modulo 2^width, where sign and zero extension agree (ui8
+    wraps like numpy's uint8)."""
     s_el, t_el = element_type_of(value.type), element_type_of(to)
     if s_el == t_el:
         return value
@@ -109,7 +118,7 @@ def _convert(value: ir.Value, to: ir.Type) -> ir.Value:
             return arith.extf(to, value) if s_el.width < t_el.width else arith.truncf(to, value)
         return arith.sitofp(to, value)
     if s_el.width < t_el.width:
-        return arith.extsi(to, value)
+        return arith.extui(to, value) if unsigned else arith.extsi(to, value)
     return arith.trunci(to, value)
 
 
@@ -134,6 +143,7 @@ class GemmProblem:
     register_bits: int
     threads: int
     beta_zero: bool  # C is overwritten (its zero fill was dropped) rather than accumulated
+    pairs: bool = False  # int16 pairs into int32 lanes (VNNI vpdpwssd): module docstring
 
 
 def _is_float(t: ir.Type) -> bool:
@@ -172,7 +182,7 @@ def _for(lower, upper, step, iter_args=()):
 
 
 def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
-          panels, tile_minor: bool, tiles_total: int, compute: ir.Type) -> None:
+          panels, tile_minor: bool, tiles_total: int, compute: ir.Type, unsigned: bool = False) -> None:
     """Packs a block of a matrix into tile panels: dst[(panel * kcp + p) * tile + t] =
     X(t0_block + panel * tile + t, p0_block + p), zero past the matrix and for p in [kc, kcp).
 
@@ -195,17 +205,17 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
                 vt = ir.VectorType.get([tile], src_el)
                 perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
                 v = vector.transfer_read(vt, src, [p, t], perm, _zero(src_el), [tiles_total % tile == 0])
-                vector.store(_convert(v, ir.VectorType.get([tile], compute)), dst, [dst_at])
+                vector.store(_convert(v, ir.VectorType.get([tile], compute), unsigned), dst, [dst_at])
             else:
                 zero_c = _zero(compute)
                 for i in range(tile):
                     ti = arith.addi(t, _index(i)) if i else t
                     if tiles_total % tile:  # the last panel reads past the matrix: zeros
                         ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _index(tiles_total))
-                        x = _convert(memref.load(src, [arith.select(ok, ti, _index(0)), p]), compute)
+                        x = _convert(memref.load(src, [arith.select(ok, ti, _index(0)), p]), compute, unsigned)
                         x = arith.select(ok, x, zero_c)
                     else:
-                        x = _convert(memref.load(src, [ti, p]), compute)
+                        x = _convert(memref.load(src, [ti, p]), compute, unsigned)
                     memref.store(x, dst, [arith.addi(dst_at, _index(i)) if i else dst_at])
             scf.YieldOp([])
         # Rows p in [kc, kcp): zeros (the microkernel's K loop runs to the padded kcp).
@@ -215,6 +225,101 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
             vector.store(_zero(ir.VectorType.get([tile], compute)), dst, [at])
             scf.YieldOp([])
         scf.YieldOp([])
+
+
+def _pair(lo: ir.Value, hi: ir.Value) -> ir.Value:
+    """Two int32 values of 16-bit range as one int32 word: lo in the low half, hi in the high."""
+    t = lo.type
+    el = element_type_of(t)
+
+    def const(v):
+        attr = ir.IntegerAttr.get(el, v)
+        return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if isinstance(t, ir.VectorType) else attr)
+
+    return arith.ori(arith.andi(lo, const(0xFFFF)), arith.shli(hi, const(16)))
+
+
+def _pack_pairs(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
+                panels, tile_minor: bool, tiles_total: int, unsigned: bool) -> None:
+    """_pack for the VNNI kernel: dst[(panel * kcp/2 + q) * tile + t] = the int32 word of the
+    16-bit pair (X(t, 2q), X(t, 2q + 1)) (`_pair`), with X zero past the matrix and for
+    k in [kc, kcp) (kcp is a multiple of 4, so pairs never straddle it)."""
+    i32 = ir.IntegerType.get_signless(32)
+    src_el = ir.MemRefType(src.type).element_type
+    kc_end = arith.addi(p0_block, kc)
+    loop_panel = _for(0, panels, 1)
+    with ir.InsertionPoint(loop_panel.body):
+        panel = loop_panel.induction_variable
+        t = arith.addi(t0_block, arith.muli(panel, _index(tile)))
+        half = arith.divui(kcp, _index(2))
+        base = arith.muli(panel, arith.muli(half, _index(tile)))
+        loop_q = _for(0, _ceil_div(kc, 2), 1)
+        with ir.InsertionPoint(loop_q.body):
+            q = loop_q.induction_variable
+            p0 = arith.addi(p0_block, arith.muli(q, _index(2)))
+            p1 = arith.addi(p0, _index(1))
+            second = arith.cmpi(arith.CmpIPredicate.slt, p1, kc_end)  # an odd kc's last pair
+            p1 = arith.select(second, p1, p0)
+            dst_at = arith.addi(base, arith.muli(q, _index(tile)))
+            if tile_minor:
+                vt = ir.VectorType.get([tile], src_el)
+                wide = ir.VectorType.get([tile], i32)
+                perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
+                in_bounds = [tiles_total % tile == 0]
+                lo = _convert(vector.transfer_read(vt, src, [p0, t], perm, _zero(src_el), in_bounds), wide, unsigned)
+                hi = _convert(vector.transfer_read(vt, src, [p1, t], perm, _zero(src_el), in_bounds), wide, unsigned)
+                hi = arith.select(second, hi, _zero(wide))
+                vector.store(_pair(lo, hi), dst, [dst_at])
+            else:
+                zero = _zero(i32)
+                for i in range(tile):
+                    ti = arith.addi(t, _index(i)) if i else t
+                    ok = None
+                    if tiles_total % tile:  # the last panel reads past the matrix: zeros
+                        ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _index(tiles_total))
+                        ti = arith.select(ok, ti, _index(0))
+                    lo = _convert(memref.load(src, [ti, p0]), i32, unsigned)
+                    hi = arith.select(second, _convert(memref.load(src, [ti, p1]), i32, unsigned), zero)
+                    word = _pair(lo, hi)
+                    if ok is not None:
+                        word = arith.select(ok, word, zero)
+                    memref.store(word, dst, [arith.addi(dst_at, _index(i)) if i else dst_at])
+            scf.YieldOp([])
+        # Pairs past kc up to kcp: zeros.
+        loop_z = _for(_ceil_div(kc, 2), half, 1)
+        with ir.InsertionPoint(loop_z.body):
+            at = arith.addi(base, arith.muli(loop_z.induction_variable, _index(tile)))
+            vector.store(_zero(ir.VectorType.get([tile], i32)), dst, [at])
+            scf.YieldOp([])
+        scf.YieldOp([])
+
+
+def _microkernel_pairs(ap, bp, a_base, b_base, kcp, bl: Blocking):
+    """_microkernel on packed pairs: acc[MR][NR/lanes] += vpdpwssd(broadcast(Ap word), Bp
+    vector) over kcp/2 pairs, unrolled by 2 (kcp/2 is even)."""
+    i32, i16 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(16)
+    vt = ir.VectorType.get([bl.lanes], i32)
+    halves = ir.VectorType.get([2 * bl.lanes], i16)
+    intrinsic = f"llvm.x86.avx512.vpdpwssd.{bl.lanes * 32}"
+    regs = bl.nr // bl.lanes
+    accs = [_zero(vt) for _ in range(bl.mr * regs)]
+    unroll = 2
+    loop = _for(0, arith.divui(kcp, _index(2)), unroll, accs)
+    with ir.InsertionPoint(loop.body):
+        q = loop.induction_variable
+        acc = list(loop.inner_iter_args)
+        for u in range(unroll):
+            qu = arith.addi(q, _index(u)) if u else q
+            b_at = arith.addi(b_base, arith.muli(qu, _index(bl.nr)))
+            bs = [vector.bitcast(halves, vector.load(vt, bp, [arith.addi(b_at, _index(j * bl.lanes))]))
+                  for j in range(regs)]
+            a_at = arith.addi(a_base, arith.muli(qu, _index(bl.mr)))
+            for r in range(bl.mr):
+                av = vector.bitcast(halves, vector.broadcast(vt, memref.load(ap, [arith.addi(a_at, _index(r))])))
+                for j in range(regs):
+                    acc[r * regs + j] = llvm.call_intrinsic(vt, intrinsic, [acc[r * regs + j], av, bs[j]], [], [])
+        scf.YieldOp(acc)
+    return list(loop.results)
 
 
 def _microkernel(ap, bp, a_base, b_base, kcp, bl: Blocking, compute: ir.Type):
@@ -286,6 +391,12 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
              else Operand(b.value, b.offset, b.col_stride, b.row_stride).view(prob.n, prob.k))
     c_view = c.view(prob.m, prob.n)
     c_el = ir.MemRefType(c_view.type).element_type
+    if prob.pairs:
+        def pack(src, dst, t0, p0, kc, kcp, tile, panels, minor, total, unsigned):
+            _pack_pairs(src, dst, t0, p0, kc, kcp, tile, panels, minor, total, unsigned)
+    else:
+        def pack(src, dst, t0, p0, kc, kcp, tile, panels, minor, total, unsigned):
+            _pack(src, dst, t0, p0, kc, kcp, tile, panels, minor, total, prob.compute, unsigned)
     # Split rows between threads when there are enough, else columns (skinny M).
     split_m = prob.m >= prob.n or prob.n < 2 * bl.nr * prob.threads
     extent, unit = (prob.m, bl.mr) if split_m else (prob.n, bl.nr)
@@ -318,12 +429,12 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
                     overwrite = prob.beta_zero
                 else:  # the first K block overwrites C, the others accumulate
                     overwrite = arith.cmpi(arith.CmpIPredicate.eq, pc, _index(0))
-                _pack(b_src, bp, jc, pc, kc, kcp, bl.nr, n_panels, b_minor, prob.n, prob.compute)
+                pack(b_src, bp, jc, pc, kc, kcp, bl.nr, n_panels, b_minor, prob.n, b.unsigned)
                 loop_ic = _for(m_lo, m_hi, mc)
                 with ir.InsertionPoint(loop_ic.body):
                     ic = loop_ic.induction_variable
                     m_panels = _ceil_div(_min(_index(mc), arith.subi(m_hi, ic)), bl.mr)
-                    _pack(a_src, ap, ic, pc, kc, kcp, bl.mr, m_panels, a_minor, prob.m, prob.compute)
+                    pack(a_src, ap, ic, pc, kc, kcp, bl.mr, m_panels, a_minor, prob.m, a.unsigned)
                     loop_jr = _for(0, n_panels, 1)
                     with ir.InsertionPoint(loop_jr.body):
                         jr = loop_jr.induction_variable
@@ -332,7 +443,12 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
                             i_r = loop_ir.induction_variable
                             a_base = arith.muli(i_r, arith.muli(kcp, _index(bl.mr)))
                             b_base = arith.muli(jr, arith.muli(kcp, _index(bl.nr)))
-                            accs = _microkernel(ap, bp, a_base, b_base, kcp, bl, prob.compute)
+                            if prob.pairs:  # kcp/2 words a panel row
+                                a_base = arith.divui(a_base, _index(2))
+                                b_base = arith.divui(b_base, _index(2))
+                                accs = _microkernel_pairs(ap, bp, a_base, b_base, kcp, bl)
+                            else:
+                                accs = _microkernel(ap, bp, a_base, b_base, kcp, bl, prob.compute)
                             row = arith.addi(ic, arith.muli(i_r, _index(bl.mr)))
                             col = arith.addi(jc, arith.muli(jr, _index(bl.nr)))
                             _update_c(c_view, accs, row, col, bl, prob.m, prob.n, overwrite, c_el)

@@ -44,6 +44,18 @@ def vector_register_bits() -> int:
     return config.vector_bits() or host_vector_bits()
 
 
+def int16_pair_dot(register_bits: int) -> bool:
+    """Whether the host multiplies int16 pairs into int32 lanes in one instruction (VNNI's
+    vpdpwssd) at this vector width: AVX512-VNNI at 512 bits (and at 256 with AVX512VL),
+    AVX-VNNI at 256. The host's, not the target width's: the instruction must exist."""
+    flags = cpu_flags()
+    if register_bits == 512:
+        return "avx512_vnni" in flags
+    if register_bits == 256:
+        return ("avx512_vnni" in flags and "avx512vl" in flags) or "avx_vnni" in flags
+    return False
+
+
 def num_threads() -> int:
     """Threads for parallel loops: MLC_NUM_THREADS if set, else the cores this process may
     use; 1 in a fork() child of a process that ran parallel loops (see runtime.libraries)."""
