@@ -57,16 +57,26 @@ class Blocking:
     nc: int
 
 
+# Cache blocks per vector width: (bytes of a KC x NR micro-panel of B, bytes of the MC x KC
+# block of A). AVX2 (Zen 1: 32 KB L1d, 512 KB L2): 16 KB and 144 KB. AVX-512 (Zen 4: 32 KB
+# L1d, 1 MB L2), f32 square matmuls against OpenBLAS, best of 7-20 calls (GFLOP/s, 1024 /
+# 2048): 16 KB/144 KB 82/83 (OpenBLAS 96/99), 32 KB/144 KB 98/97, 64 KB/512 KB 104-106/
+# 99-103, 128 KB/512 KB 102/107; two threads 64 KB/512 KB 191-198 against 161-165 (OpenBLAS
+# 186-194): KC = 512 k steps, the A block half of L2.
+_BLOCK_BYTES = {256: (16384, 147456), 512: (65536, 524288)}
+
+
 def blocking(compute: ir.Type, register_bits: int) -> Blocking:
     """The tile and cache blocks: NR two vector registers, MR 6 (16 registers: AVX2) or 8
-    (32 registers: AVX-512); KC so a KC x NR micro-panel of B is 16 KB (half of L1), MC so
-    the A block is about 144 KB (L2 is 512 KB per core on this EPYC), NC large (L3)."""
+    (32 registers: AVX-512); KC and MC from _BLOCK_BYTES (narrower vectors: AVX2's), NC
+    large (L3)."""
     width = compute.width
     lanes = max(1, register_bits // width)
     nr = 2 * lanes
     mr = 8 if register_bits >= 512 else 6
-    kc = max(64, (16384 // (nr * width // 8)) // 4 * 4)
-    mc = max(mr, (147456 // (kc * width // 8)) // mr * mr)
+    panel_bytes, a_bytes = _BLOCK_BYTES[512 if register_bits >= 512 else 256]
+    kc = max(64, (panel_bytes // (nr * width // 8)) // 4 * 4)
+    mc = max(mr, (a_bytes // (kc * width // 8)) // mr * mr)
     return Blocking(mr, nr, lanes, mc, kc, 4096 // nr * nr)
 
 
