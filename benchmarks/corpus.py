@@ -717,23 +717,17 @@ NOTES: dict[str, str] = {
     "decoder_block": "within noise of the rule: the attention block's GEMMs plus two layer norms (4 row kernels "
                      "each, one row loop)",
     "swiglu_ffn": _BLAS,
-    "resnet_basic": ("both 3x3 convs on mlc-direct-conv (no im2col), BN + ReLU fused per conv. The MISS is "
-                     "this run's: alone (best of 60, same minutes) the block takes 21.9-22.0 ms both at the "
-                     "session's start and after its changes, against 27.1 ms in the previous corpus run and "
-                     "38.2 here; not explained yet (the peers' child processes run between MLC's rounds)"),
+    "resnet_basic": "both 3x3 convs on mlc-direct-conv (no im2col), BN + ReLU fused per conv",
     "resnet_bottleneck": ("1x1-3x3-1x1 convs on mlc-direct-conv (no im2col copy), 12 kernels"),
     "mixer_block": ("its token-mixing matmul swapaxes(x, 1, 2) @ W is a loop of 4 OpenBLAS calls (2.5 ms; a scalar "
                     "loop nest of 102 ms before); what is left: two layer norms of 4 kernels each and OpenBLAS's "
                     "threading on small GEMMs (0.82-0.83x jax.jit across runs)"),
     "lstm_cell": f"{_BLAS} (2 GEMMs 64x256x2048 and 64x512x2048, numpy makes the same 2 calls and "
                  "takes the same time)",
-    "gru_cell": ("h @ Wh (64x512x1536) is an OpenBLAS gemm, x @ Wx (64x256x1536) MLC's packed kernel; "
-                 "after the OpenBLAS call its worker threads spin (~0.1 s), so mlc-sequential-beside-blas runs "
-                 "the rest of the function on one thread, the packed kernel included. Splitting the gemm "
-                 "between MLC's threads with OpenBLAS on one thread in each took the block from 4.5-4.9 to "
-                 "2.7-3.4 ms, but was reverted: openblas_set_num_threads_local is global in numpy's pthreads "
-                 "OpenBLAS and racing parts left it at 1 (the user's numpy then single-threaded). Next: one "
-                 "process-wide setting held around such calls"),
+    "gru_cell": ("both GEMMs are OpenBLAS calls, as numpy's: h @ Wh (64x512x1536) by the size rule, x @ Wx "
+                 "(64x256x1536, below it) because in a function that calls BLAS the packed kernel would run on "
+                 "one thread (mlc-blas's beside-BLAS rule; mlc-sequential-beside-blas); the gates are one "
+                 "kernel. 1.10-1.18 ms before that rule, 0.90-1.00 after (numpy 1.03-1.22)"),
     "attention_core": ("softmax(q k^T / 8) v with no projections, (8, 512, 64). Alone, each batched product "
                        "on MLC's packed kernel (best of 40) takes 3.4-3.6 ms against jax.jit's 3.6-4.1 and the "
                        "softmax 1.9 ms against 2.4 (rows (b, s) since mlc-row-fusion takes several leading "
