@@ -115,3 +115,30 @@ def test_dict_with_mixed_key_types():
 def test_registering_a_builtin_is_an_error():
     with pytest.raises(ValueError, match="already registered"):
         tu.register_pytree_node(tuple, lambda t: (t, None), lambda a, c: tuple(c))
+
+
+@pytest.mark.parametrize("tree", ["list", "dict", "nested"])
+def test_results_die_with_their_last_reference(tree):
+    """A jit call's pytree results are freed as soon as the caller drops them, with the cyclic
+    GC off: flatten/unflatten once recursed through closures that called themselves (a
+    reference cycle holding the leaves), so results, and the result pool's blocks behind
+    them, lived until a GC pass: pmean of 50 tensors allocated 19 MB of fresh pages per
+    call (8 -> 60 ms)."""
+    import gc
+    import weakref
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((512, 600)).astype(np.float32)  # > the pool's MIN_BYTES
+    wrap = {"list": lambda a: [a, a], "dict": lambda a: {"p": a, "q": a},
+            "nested": lambda a: {"p": [a, (a, None)]}}[tree]
+    f = mlc.jit(lambda t: mlc.tree_util.tree_map(lambda v: v * 2.0, t))
+    f(wrap(x))
+    gc.disable()
+    try:
+        out = f(wrap(x))
+        leaves = mlc.tree_util.tree_leaves(out)
+        np.testing.assert_array_equal(leaves[0], x * np.float32(2.0))
+        refs = [weakref.ref(leaf) for leaf in leaves]
+        del out, leaves
+        assert all(r() is None for r in refs)
+    finally:
+        gc.enable()

@@ -53,65 +53,60 @@ def _is_namedtuple(node) -> bool:
     return isinstance(node, tuple) and hasattr(type(node), "_fields")
 
 
+# flatten and unflatten recurse through module-level functions, not nested closures: a
+# closure that calls itself is a reference cycle, which would hold the leaves it saw (a
+# call's result arrays, and so the result pool's blocks) until the cyclic GC ran.
 def flatten(tree, is_leaf: Callable | None = None) -> tuple[list, Any]:
     leaves: list = []
-    depth = [0]
+    return leaves, _flatten(tree, is_leaf, leaves, 1)
 
-    def walk(node):
-        depth[0] += 1
-        try:
-            return visit(node)
-        finally:
-            depth[0] -= 1
 
-    def visit(node):
-        if depth[0] > MAX_DEPTH:
-            raise ValueError(f"pytree nested deeper than {MAX_DEPTH} levels (a container that "
-                             f"contains itself?); flatten it or pass arrays instead")
-        if is_leaf is not None and is_leaf(node):
-            leaves.append(node)
-            return LEAF
-        if node is None:
-            return ("none",)
-        custom = _CUSTOM.get(type(node))
-        if custom is not None:
-            children, aux = custom[0](node)
-            return ("custom", type(node), aux, tuple(walk(c) for c in children))
-        if _is_namedtuple(node):
-            return ("namedtuple", type(node), tuple(walk(c) for c in node))
-        if isinstance(node, tuple):
-            return ("tuple", tuple(walk(c) for c in node))
-        if isinstance(node, list):
-            return ("list", tuple(walk(c) for c in node))
-        if isinstance(node, dict):
-            keys = _sorted_keys(node)
-            return ("dict", keys, tuple(walk(node[k]) for k in keys))
+def _flatten(node, is_leaf, leaves: list, depth: int):
+    if depth > MAX_DEPTH:
+        raise ValueError(f"pytree nested deeper than {MAX_DEPTH} levels (a container that "
+                         f"contains itself?); flatten it or pass arrays instead")
+    if is_leaf is not None and is_leaf(node):
         leaves.append(node)
         return LEAF
-
-    return leaves, walk(tree)
+    if node is None:
+        return ("none",)
+    depth += 1
+    custom = _CUSTOM.get(type(node))
+    if custom is not None:
+        children, aux = custom[0](node)
+        return ("custom", type(node), aux, tuple(_flatten(c, is_leaf, leaves, depth) for c in children))
+    if _is_namedtuple(node):
+        return ("namedtuple", type(node), tuple(_flatten(c, is_leaf, leaves, depth) for c in node))
+    if isinstance(node, tuple):
+        return ("tuple", tuple(_flatten(c, is_leaf, leaves, depth) for c in node))
+    if isinstance(node, list):
+        return ("list", tuple(_flatten(c, is_leaf, leaves, depth) for c in node))
+    if isinstance(node, dict):
+        keys = _sorted_keys(node)
+        return ("dict", keys, tuple(_flatten(node[k], is_leaf, leaves, depth) for k in keys))
+    leaves.append(node)
+    return LEAF
 
 
 def unflatten(structure, leaves) -> Any:
-    it = iter(leaves)
+    return _build(structure, iter(leaves))
 
-    def build(node):
-        kind = node[0]
-        if kind == "*":
-            return next(it)
-        if kind == "none":
-            return None
-        if kind == "tuple":
-            return tuple(build(c) for c in node[1])
-        if kind == "list":
-            return [build(c) for c in node[1]]
-        if kind == "namedtuple":
-            return node[1](*[build(c) for c in node[2]])
-        if kind == "custom":
-            return _CUSTOM[node[1]][1](node[2], [build(c) for c in node[3]])
-        return {k: build(c) for k, c in zip(node[1], node[2])}
 
-    return build(structure)
+def _build(node, it):
+    kind = node[0]
+    if kind == "*":
+        return next(it)
+    if kind == "none":
+        return None
+    if kind == "tuple":
+        return tuple(_build(c, it) for c in node[1])
+    if kind == "list":
+        return [_build(c, it) for c in node[1]]
+    if kind == "namedtuple":
+        return node[1](*[_build(c, it) for c in node[2]])
+    if kind == "custom":
+        return _CUSTOM[node[1]][1](node[2], [_build(c, it) for c in node[3]])
+    return {k: _build(c, it) for k, c in zip(node[1], node[2])}
 
 
 def num_leaves(structure) -> int:
