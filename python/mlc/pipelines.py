@@ -126,8 +126,12 @@ def llvm_passes() -> list[Pass]:
         # the size of a function's blocks.
         SplitFunctions(),
         Upstream("func.func(convert-linalg-to-loops)"),
-        # Vector transfers of rank > 1 (and masked ones) become loops over 1-D vector ops.
-        Upstream("convert-vector-to-scf"),
+        # Vector transfers of rank > 1 (and masked ones) become 1-D vector ops, unrolled: the
+        # loop form stages each vector in a memref.alloca placed inside the enclosing loops,
+        # and LLVM leaves an alloca outside the entry block on the stack for good, so a
+        # register-tiled matmul (vector<4x32xf32> tiles) grew the stack by 4 KB per tile: the
+        # 2-process training example overflowed the 8 MB stack and crashed.
+        Upstream("convert-vector-to-scf{full-unroll=true}"),
         # Subviews must be expanded before LLVM conversion, or translation meets unrealized casts.
         Upstream("expand-strided-metadata"),
         Upstream("lower-affine"),

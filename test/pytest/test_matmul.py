@@ -627,3 +627,27 @@ def test_shared_weight_with_a_batch_loop_that_cannot_join_m_or_n(blas, shape):
     compiled = mlc.jit(lambda v, x: v @ x, options=options).lower(v, x).compile()
     np.testing.assert_allclose(compiled(v, x), v @ x, rtol=1e-4, atol=1e-3)
     assert '"reduction"' not in compiled.as_text("codegen")  # a gemm call or the packed kernel
+
+
+@pytest.mark.parametrize("bits", [256, 512])
+def test_register_tiles_keep_the_stack_flat(bits):
+    """Register-tiled matmuls with a transposed operand (n-D vector transfers) must not
+    allocate stack inside their loops: convert-vector-to-scf's loop form put a memref.alloca
+    per transfer inside the tile loops, LLVM keeps such allocas until the function returns,
+    and a training step (the 2-process example, 256-row shards) overflowed the 8 MB stack.
+    Every llvm.alloca of the final module sits in its function's entry block."""
+    rng = np.random.default_rng(12)
+    x, w = data(rng, (256, 10), np.float32), data(rng, (256, 10), np.float32)
+    fn = lambda a, b: a @ b.T  # noqa: E731
+    options = CompileOptions(blas=False, vector_bits=bits, threads=1)
+    compiled = mlc.jit(fn, options=options).lower(x, w).compile()
+    close(compiled(x, w), x @ w.T, 10)
+    in_entry = True
+    for line in compiled.as_text("llvm").splitlines():
+        stripped = line.strip()
+        if stripped.startswith("llvm.func"):
+            in_entry = True
+        elif stripped.startswith("^bb"):
+            in_entry = False
+        elif "llvm.alloca" in stripped:
+            assert in_entry, f"an alloca outside its function's entry block: {stripped}"
