@@ -718,7 +718,9 @@ NOTES: dict[str, str] = {
                      "each, one row loop)",
     "swiglu_ffn": _BLAS,
     "resnet_basic": "both 3x3 convs on mlc-direct-conv (no im2col), BN + ReLU fused per conv",
-    "resnet_bottleneck": ("1x1-3x3-1x1 convs on mlc-direct-conv (no im2col copy), 12 kernels"),
+    "resnet_bottleneck": ("1x1-3x3-1x1 convs on mlc-direct-conv (no im2col copy), 12 kernels; 2.0x numpy and "
+                          "jax.jit, 0.82-0.83x IREE, whose llvm-cpu backend fuses the BN+ReLU epilogues and the "
+                          "residual add into its mmt4d tiles (MLC: the 1x1 convs' epilogues are separate loops)"),
     "mixer_block": ("its token-mixing matmul swapaxes(x, 1, 2) @ W is a loop of 4 OpenBLAS calls (2.5 ms; a scalar "
                     "loop nest of 102 ms before); what is left: two layer norms of 4 kernels each and OpenBLAS's "
                     "threading on small GEMMs (0.82-0.83x jax.jit across runs)"),
@@ -728,12 +730,12 @@ NOTES: dict[str, str] = {
                  "(64x256x1536, below it) because in a function that calls BLAS the packed kernel would run on "
                  "one thread (mlc-blas's beside-BLAS rule; mlc-sequential-beside-blas); the gates are one "
                  "kernel. 1.10-1.18 ms before that rule, 0.90-1.00 after (numpy 1.03-1.22)"),
-    "attention_core": ("softmax(q k^T / 8) v with no projections, (8, 512, 64). Alone, each batched product "
-                       "on MLC's packed kernel (best of 40) takes 3.4-3.6 ms against jax.jit's 3.6-4.1 and the "
-                       "softmax 1.9 ms against 2.4 (rows (b, s) since mlc-row-fusion takes several leading "
-                       "axes; 4.0 before), and the whole block's best call is 9.8 ms against jax's 9.5; the "
-                       "median is what misses (11.4-11.9 against 9.7): MLC's calls vary more, three parallel "
-                       "regions each waking the async runtime's worker. 0.79x -> 0.83x"),
+    "attention_core": ("softmax(q k^T / 8) v with no projections, (8, 512, 64): both batched products on "
+                       "MLC's packed kernel (64-deep contractions: K = 64 is one short KC block, so packing "
+                       "B costs as much as the multiply-adds), the softmax on rows (b, s) between them. On "
+                       "the AVX2 host 0.79-0.86x jax.jit; on this AVX-512 one 0.70x: XLA fuses the scale "
+                       "and exp into its dot emitters, MLC runs three parallel regions each waking the "
+                       "async runtime's worker. Not fixed"),
     "mlp_token": ("x (1, 768): both products are OpenBLAS gemv calls (vector contractions; before they were a loop "
                   "nest reading the weight by columns, 46 ms for 1x1024x4096)"),
     "embedding": ("gather, * sqrt(D) and + positions are one kernel, vectorized by mlc-vectorize's gather path (the "
