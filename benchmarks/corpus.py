@@ -719,8 +719,7 @@ NOTES: dict[str, str] = {
     "swiglu_ffn": _BLAS,
     "resnet_basic": "both 3x3 convs on mlc-direct-conv (no im2col), BN + ReLU fused per conv",
     "resnet_bottleneck": ("1x1-3x3-1x1 convs on mlc-direct-conv (no im2col copy), 12 kernels; 2.0x numpy and "
-                          "jax.jit, 0.82-0.83x IREE, whose llvm-cpu backend fuses the BN+ReLU epilogues and the "
-                          "residual add into its mmt4d tiles (MLC: the 1x1 convs' epilogues are separate loops)"),
+                          "jax.jit, 0.82-0.83x IREE (IREE's kernels not examined yet)"),
     "mixer_block": ("its token-mixing matmul swapaxes(x, 1, 2) @ W is a loop of 4 OpenBLAS calls (2.5 ms; a scalar "
                     "loop nest of 102 ms before); what is left: two layer norms of 4 kernels each and OpenBLAS's "
                     "threading on small GEMMs (0.82-0.83x jax.jit across runs)"),
@@ -733,9 +732,9 @@ NOTES: dict[str, str] = {
     "attention_core": ("softmax(q k^T / 8) v with no projections, (8, 512, 64): both batched products on "
                        "MLC's packed kernel (64-deep contractions: K = 64 is one short KC block, so packing "
                        "B costs as much as the multiply-adds), the softmax on rows (b, s) between them. On "
-                       "the AVX2 host 0.79-0.86x jax.jit; on this AVX-512 one 0.70x: XLA fuses the scale "
-                       "and exp into its dot emitters, MLC runs three parallel regions each waking the "
-                       "async runtime's worker. Not fixed"),
+                       "the AVX2 host 0.79-0.86x jax.jit; on this AVX-512 one 0.70x. MLC runs three parallel "
+                       "regions, each waking the async runtime's worker; where jax.jit's time goes was not "
+                       "profiled. Not fixed"),
     "mlp_token": ("x (1, 768): both products are OpenBLAS gemv calls (vector contractions; before they were a loop "
                   "nest reading the weight by columns, 46 ms for 1x1024x4096)"),
     "embedding": ("gather, * sqrt(D) and + positions are one kernel, vectorized by mlc-vectorize's gather path (the "
