@@ -304,55 +304,36 @@ def _pack_pairs(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile:
         scf.YieldOp([])
 
 
-def _microkernel_pairs(ap, bp, a_base, b_base, kcp, bl: Blocking):
-    """_microkernel on packed pairs: acc[MR][NR/lanes] += vpdpwssd(broadcast(Ap word), Bp
-    vector) over kcp/2 pairs, unrolled by 2 (kcp/2 is even)."""
-    i32, i16 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(16)
-    vt = ir.VectorType.get([bl.lanes], i32)
-    halves = ir.VectorType.get([2 * bl.lanes], i16)
-    intrinsic = f"llvm.x86.avx512.vpdpwssd.{bl.lanes * 32}"
-    regs = bl.nr // bl.lanes
-    accs = [_zero(vt) for _ in range(bl.mr * regs)]
-    unroll = 2
-    loop = _for(0, arith.divui(kcp, _index(2)), unroll, accs)
-    with ir.InsertionPoint(loop.body):
-        q = loop.induction_variable
-        acc = list(loop.inner_iter_args)
-        for u in range(unroll):
-            qu = arith.addi(q, _index(u)) if u else q
-            b_at = arith.addi(b_base, arith.muli(qu, _index(bl.nr)))
-            bs = [vector.bitcast(halves, vector.load(vt, bp, [arith.addi(b_at, _index(j * bl.lanes))]))
-                  for j in range(regs)]
-            a_at = arith.addi(a_base, arith.muli(qu, _index(bl.mr)))
-            for r in range(bl.mr):
-                av = vector.bitcast(halves, vector.broadcast(vt, memref.load(ap, [arith.addi(a_at, _index(r))])))
-                for j in range(regs):
-                    acc[r * regs + j] = llvm.call_intrinsic(vt, intrinsic, [acc[r * regs + j], av, bs[j]], [], [])
-        scf.YieldOp(acc)
-    return list(loop.results)
-
-
-def _microkernel(ap, bp, a_base, b_base, kcp, bl: Blocking, compute: ir.Type):
+def _microkernel(ap, bp, a_base, b_base, kcp, bl: Blocking, compute: ir.Type, pairs: bool = False):
     """acc[MR][NR/lanes] = sum over p < kcp of broadcast(Ap[a_base + p*MR + r]) * Bp[b_base + p*NR + :].
-    Unrolled by 2 in p (kcp is a multiple of 4)."""
+    Unrolled by 2 in p (kcp is a multiple of 4). With `pairs` (the VNNI kernel) each Ap and
+    Bp element is an int32 word of two int16 k values: kcp/2 steps, each one vpdpwssd per
+    accumulator multiplying the 16-bit halves and adding both products."""
     vt = ir.VectorType.get([bl.lanes], compute)
     regs = bl.nr // bl.lanes
     accs = [_zero(vt) for _ in range(bl.mr * regs)]
+    if pairs:
+        halves = ir.VectorType.get([2 * bl.lanes], ir.IntegerType.get_signless(16))
+        intrinsic = f"llvm.x86.avx512.vpdpwssd.{bl.lanes * 32}"
+        steps = arith.divui(kcp, _index(2))
+        as_operand = lambda v: vector.bitcast(halves, v)  # noqa: E731
+        update = lambda a, b, acc: llvm.call_intrinsic(vt, intrinsic, [acc, a, b], [], [])  # noqa: E731
+    else:
+        steps, as_operand, update = kcp, (lambda v: v), _mul_add
     unroll = 2
-    loop = _for(0, kcp, unroll, accs)
+    loop = _for(0, steps, unroll, accs)
     with ir.InsertionPoint(loop.body):
         p = loop.induction_variable
         acc = list(loop.inner_iter_args)
         for u in range(unroll):
             pu = arith.addi(p, _index(u)) if u else p
             b_at = arith.addi(b_base, arith.muli(pu, _index(bl.nr)))
-            bs = [vector.load(vt, bp, [arith.addi(b_at, _index(j * bl.lanes))]) for j in range(regs)]
+            bs = [as_operand(vector.load(vt, bp, [arith.addi(b_at, _index(j * bl.lanes))])) for j in range(regs)]
             a_at = arith.addi(a_base, arith.muli(pu, _index(bl.mr)))
             for r in range(bl.mr):
-                a = memref.load(ap, [arith.addi(a_at, _index(r))])
-                av = vector.broadcast(vt, a)
+                av = as_operand(vector.broadcast(vt, memref.load(ap, [arith.addi(a_at, _index(r))])))
                 for j in range(regs):
-                    acc[r * regs + j] = _mul_add(av, bs[j], acc[r * regs + j])
+                    acc[r * regs + j] = update(av, bs[j], acc[r * regs + j])
         scf.YieldOp(acc)
     return list(loop.results)
 
@@ -456,9 +437,7 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
                             if prob.pairs:  # kcp/2 words a panel row
                                 a_base = arith.divui(a_base, _index(2))
                                 b_base = arith.divui(b_base, _index(2))
-                                accs = _microkernel_pairs(ap, bp, a_base, b_base, kcp, bl)
-                            else:
-                                accs = _microkernel(ap, bp, a_base, b_base, kcp, bl, prob.compute)
+                            accs = _microkernel(ap, bp, a_base, b_base, kcp, bl, prob.compute, prob.pairs)
                             row = arith.addi(ic, arith.muli(i_r, _index(bl.mr)))
                             col = arith.addi(jc, arith.muli(jr, _index(bl.nr)))
                             _update_c(c_view, accs, row, col, bl, prob.m, prob.n, overwrite, c_el)
