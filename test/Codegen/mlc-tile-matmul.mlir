@@ -169,6 +169,28 @@ func.func @many_remainder_columns(%x: tensor<8x17xf32>, %y: tensor<17x127xf32>, 
 
 // -----
 
+// B stored transposed (x @ k^T: rhs indexed (n, k)): a tile row would read N elements one
+// row of B apart at every k, so the product is left for mlc-blas (the packed kernel
+// transposes B once while packing).
+// CHECK-LABEL: func @transposed_rhs
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#ta = affine_map<(m, n, k) -> (m, k)>
+#tb = affine_map<(m, n, k) -> (n, k)>
+#tc = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_rhs(%x: tensor<32x64xf32>, %y: tensor<32x64xf32>, %z: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %r = linalg.generic {indexing_maps = [#ta, #tb, #tc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<32x64xf32>, tensor<32x64xf32>) outs(%z : tensor<32x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
 // Output fusion: the bias-add + relu epilogue is tiled and the matmul (with its zero fill)
 // fused into the same loop nest: the 4xN product tile starts at zero in registers, goes
 // through the epilogue and is written once; no full-size product tensor is left.
