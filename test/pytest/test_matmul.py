@@ -184,6 +184,26 @@ LAYOUTS = {
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_narrow_integer_layouts(layout, int_kernel):
+    """int8 x int8 -> int32 in every dot_general layout (transposed A and B are packed by
+    the scalar and the vector paths of the pair packing), VNNI and int32 kernels, exact."""
+    if int_kernel == "vnni" and not int16_pair_dot(512):
+        pytest.skip("this host has no VNNI at 512 bits")
+    lhs_shape, rhs_shape, dims = LAYOUTS[layout]
+    rng = np.random.default_rng(len(layout))
+    a = rng.integers(-128, 128, size=lhs_shape).astype(np.int8)
+    b = rng.integers(-128, 128, size=rhs_shape).astype(np.int8)
+    a.flat[0], b.flat[0] = -128, -128
+    fn = lambda x, y: lax.dot_general(x, y, dims, preferred_element_type=np.int32)  # noqa: E731
+    options = CompileOptions(blas=False, vector_bits=512)
+    got = mlc.jit(fn, options=options)(a, b)
+    want = reference_dot_general(a.astype(np.int64), b.astype(np.int64), *dims)
+    np.testing.assert_array_equal(got, want.astype(np.int32))
+    if layout == "plain" or "transposed" in layout:  # read in place: the pair kernel packs them
+        assert ("vpdpwssd" in codegen(fn, a, b, options=options)) == (int_kernel == "vnni")
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
 def test_dot_general_layouts(layout, strategy):
     lhs_shape, rhs_shape, dims = LAYOUTS[layout]
     rng = np.random.default_rng(sum(lhs_shape) + len(layout))
