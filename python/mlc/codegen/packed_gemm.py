@@ -192,7 +192,8 @@ def _for(lower, upper, step, iter_args=()):
 
 
 def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
-          panels, tile_minor: bool, tiles_total: int, compute: ir.Type, unsigned: bool = False) -> None:
+          panels, tile_minor: bool, tiles_total: int, compute: ir.Type, unsigned: bool = False,
+          pairs: bool = False) -> None:
     """Packs a block of a matrix into tile panels: dst[(panel * kcp + p) * tile + t] =
     X(t0_block + panel * tile + t, p0_block + p), zero past the matrix and for p in [kc, kcp).
 
@@ -200,36 +201,62 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
     one vector copy (masked at the matrix edge); else `src` is indexed [t, p] and the copy is
     a scalar transpose (MR or NR loads a step, which LLVM schedules). A panel never runs past
     its block except at the matrix edge: blocks and thread chunks are whole panels.
+
+    pairs (the VNNI kernel, compute int32): dst[(panel * kcp/2 + q) * tile + t] = the int32
+    word of the 16-bit pair (X(t, 2q), X(t, 2q + 1)) (`_pair`), X zero for k >= kc (kcp is a
+    multiple of 4, so pairs never straddle it).
     """
     src_el = ir.MemRefType(src.type).element_type
+    rows, padded = (_ceil_div(kc, 2), arith.divui(kcp, _index(2))) if pairs else (kc, kcp)
+    kc_end = arith.addi(p0_block, kc) if pairs else None
     loop_panel = _for(0, panels, 1)
     with ir.InsertionPoint(loop_panel.body):
         panel = loop_panel.induction_variable
         t = arith.addi(t0_block, arith.muli(panel, _index(tile)))
-        base = arith.muli(panel, arith.muli(kcp, _index(tile)))
-        loop_p = _for(0, kc, 1)
+        base = arith.muli(panel, arith.muli(padded, _index(tile)))
+        loop_p = _for(0, rows, 1)
         with ir.InsertionPoint(loop_p.body):
-            p = arith.addi(p0_block, loop_p.induction_variable)
-            dst_at = arith.addi(base, arith.muli(loop_p.induction_variable, _index(tile)))
+            step = loop_p.induction_variable
+            if pairs:
+                p = arith.addi(p0_block, arith.muli(step, _index(2)))
+                p_next = arith.addi(p, _index(1))
+                second = arith.cmpi(arith.CmpIPredicate.slt, p_next, kc_end)  # an odd kc's last pair
+                p_next = arith.select(second, p_next, p)
+            else:
+                p = arith.addi(p0_block, step)
+            dst_at = arith.addi(base, arith.muli(step, _index(tile)))
+
+            def row(read, zero):
+                """The value to store from `read(p)` (X at k = p, converted): the pair with
+                the next k (zero past kc) when packing pairs."""
+                if not pairs:
+                    return read(p)
+                return _pair(read(p), arith.select(second, read(p_next), _zero(zero)))
+
             if tile_minor:
                 vt = ir.VectorType.get([tile], src_el)
+                wide = ir.VectorType.get([tile], compute)
                 perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
-                v = vector.transfer_read(vt, src, [p, t], perm, _zero(src_el), [tiles_total % tile == 0])
-                vector.store(_convert(v, ir.VectorType.get([tile], compute), unsigned), dst, [dst_at])
+                in_bounds = [tiles_total % tile == 0]
+                value = row(lambda k: _convert(vector.transfer_read(vt, src, [k, t], perm, _zero(src_el), in_bounds),
+                                               wide, unsigned), wide)
+                vector.store(value, dst, [dst_at])
             else:
                 zero_c = _zero(compute)
                 for i in range(tile):
                     ti = arith.addi(t, _index(i)) if i else t
+                    ok = None
                     if tiles_total % tile:  # the last panel reads past the matrix: zeros
                         ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _index(tiles_total))
-                        x = _convert(memref.load(src, [arith.select(ok, ti, _index(0)), p]), compute, unsigned)
+                        ti = arith.select(ok, ti, _index(0))
+                    x = row(lambda k: _convert(memref.load(src, [ti, k]), compute, unsigned), compute)
+                    if ok is not None:
                         x = arith.select(ok, x, zero_c)
-                    else:
-                        x = _convert(memref.load(src, [ti, p]), compute, unsigned)
                     memref.store(x, dst, [arith.addi(dst_at, _index(i)) if i else dst_at])
             scf.YieldOp([])
-        # Rows p in [kc, kcp): zeros (the microkernel's K loop runs to the padded kcp).
-        loop_z = _for(kc, kcp, 1)
+        # Rows in [kc, kcp) (pairs: [ceil(kc/2), kcp/2)): zeros (the microkernel's K loop
+        # runs to the padded kcp).
+        loop_z = _for(rows, padded, 1)
         with ir.InsertionPoint(loop_z.body):
             at = arith.addi(base, arith.muli(loop_z.induction_variable, _index(tile)))
             vector.store(_zero(ir.VectorType.get([tile], compute)), dst, [at])
@@ -247,61 +274,6 @@ def _pair(lo: ir.Value, hi: ir.Value) -> ir.Value:
         return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if isinstance(t, ir.VectorType) else attr)
 
     return arith.ori(arith.andi(lo, const(0xFFFF)), arith.shli(hi, const(16)))
-
-
-def _pack_pairs(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
-                panels, tile_minor: bool, tiles_total: int, unsigned: bool) -> None:
-    """_pack for the VNNI kernel: dst[(panel * kcp/2 + q) * tile + t] = the int32 word of the
-    16-bit pair (X(t, 2q), X(t, 2q + 1)) (`_pair`), with X zero past the matrix and for
-    k in [kc, kcp) (kcp is a multiple of 4, so pairs never straddle it)."""
-    i32 = ir.IntegerType.get_signless(32)
-    src_el = ir.MemRefType(src.type).element_type
-    kc_end = arith.addi(p0_block, kc)
-    loop_panel = _for(0, panels, 1)
-    with ir.InsertionPoint(loop_panel.body):
-        panel = loop_panel.induction_variable
-        t = arith.addi(t0_block, arith.muli(panel, _index(tile)))
-        half = arith.divui(kcp, _index(2))
-        base = arith.muli(panel, arith.muli(half, _index(tile)))
-        loop_q = _for(0, _ceil_div(kc, 2), 1)
-        with ir.InsertionPoint(loop_q.body):
-            q = loop_q.induction_variable
-            p0 = arith.addi(p0_block, arith.muli(q, _index(2)))
-            p1 = arith.addi(p0, _index(1))
-            second = arith.cmpi(arith.CmpIPredicate.slt, p1, kc_end)  # an odd kc's last pair
-            p1 = arith.select(second, p1, p0)
-            dst_at = arith.addi(base, arith.muli(q, _index(tile)))
-            if tile_minor:
-                vt = ir.VectorType.get([tile], src_el)
-                wide = ir.VectorType.get([tile], i32)
-                perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
-                in_bounds = [tiles_total % tile == 0]
-                lo = _convert(vector.transfer_read(vt, src, [p0, t], perm, _zero(src_el), in_bounds), wide, unsigned)
-                hi = _convert(vector.transfer_read(vt, src, [p1, t], perm, _zero(src_el), in_bounds), wide, unsigned)
-                hi = arith.select(second, hi, _zero(wide))
-                vector.store(_pair(lo, hi), dst, [dst_at])
-            else:
-                zero = _zero(i32)
-                for i in range(tile):
-                    ti = arith.addi(t, _index(i)) if i else t
-                    ok = None
-                    if tiles_total % tile:  # the last panel reads past the matrix: zeros
-                        ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _index(tiles_total))
-                        ti = arith.select(ok, ti, _index(0))
-                    lo = _convert(memref.load(src, [ti, p0]), i32, unsigned)
-                    hi = arith.select(second, _convert(memref.load(src, [ti, p1]), i32, unsigned), zero)
-                    word = _pair(lo, hi)
-                    if ok is not None:
-                        word = arith.select(ok, word, zero)
-                    memref.store(word, dst, [arith.addi(dst_at, _index(i)) if i else dst_at])
-            scf.YieldOp([])
-        # Pairs past kc up to kcp: zeros.
-        loop_z = _for(_ceil_div(kc, 2), half, 1)
-        with ir.InsertionPoint(loop_z.body):
-            at = arith.addi(base, arith.muli(loop_z.induction_variable, _index(tile)))
-            vector.store(_zero(ir.VectorType.get([tile], i32)), dst, [at])
-            scf.YieldOp([])
-        scf.YieldOp([])
 
 
 def _microkernel(ap, bp, a_base, b_base, kcp, bl: Blocking, compute: ir.Type, pairs: bool = False):
@@ -382,12 +354,6 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
              else Operand(b.value, b.offset, b.col_stride, b.row_stride).view(prob.n, prob.k))
     c_view = c.view(prob.m, prob.n)
     c_el = ir.MemRefType(c_view.type).element_type
-    if prob.pairs:
-        def pack(src, dst, t0, p0, kc, kcp, tile, panels, minor, total, unsigned):
-            _pack_pairs(src, dst, t0, p0, kc, kcp, tile, panels, minor, total, unsigned)
-    else:
-        def pack(src, dst, t0, p0, kc, kcp, tile, panels, minor, total, unsigned):
-            _pack(src, dst, t0, p0, kc, kcp, tile, panels, minor, total, prob.compute, unsigned)
     # Split rows between threads when there are enough, else columns (skinny M).
     split_m = prob.m >= prob.n or prob.n < 2 * bl.nr * prob.threads
     extent, unit = (prob.m, bl.mr) if split_m else (prob.n, bl.nr)
@@ -420,12 +386,14 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
                     overwrite = prob.beta_zero
                 else:  # the first K block overwrites C, the others accumulate
                     overwrite = arith.cmpi(arith.CmpIPredicate.eq, pc, _index(0))
-                pack(b_src, bp, jc, pc, kc, kcp, bl.nr, n_panels, b_minor, prob.n, b.unsigned)
+                _pack(b_src, bp, jc, pc, kc, kcp, bl.nr, n_panels, b_minor, prob.n, prob.compute, b.unsigned,
+                      prob.pairs)
                 loop_ic = _for(m_lo, m_hi, mc)
                 with ir.InsertionPoint(loop_ic.body):
                     ic = loop_ic.induction_variable
                     m_panels = _ceil_div(_min(_index(mc), arith.subi(m_hi, ic)), bl.mr)
-                    pack(a_src, ap, ic, pc, kc, kcp, bl.mr, m_panels, a_minor, prob.m, a.unsigned)
+                    _pack(a_src, ap, ic, pc, kc, kcp, bl.mr, m_panels, a_minor, prob.m, prob.compute, a.unsigned,
+                          prob.pairs)
                     loop_jr = _for(0, n_panels, 1)
                     with ir.InsertionPoint(loop_jr.body):
                         jr = loop_jr.induction_variable

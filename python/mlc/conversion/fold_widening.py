@@ -32,8 +32,9 @@ from ..transforms.pass_base import Pass
 
 
 def _widening(value: ir.Value):
-    """(narrow value, widening op name) when `value` is the one result of an elementwise
-    kernel that only widens its one input, and nothing else reads it."""
+    """(narrow value, widening op name, the kernel) when `value` is the one result of an
+    elementwise kernel that only widens its one input, and one operand reads it (a
+    contraction reading it twice, x * x, keeps the kernel)."""
     producer = value.owner
     if not isinstance(producer, ir.OpView) or producer.operation.name != "linalg.generic":
         return None
@@ -71,7 +72,7 @@ class FoldWidening(Pass):
             block = op.regions[0].blocks[0]
             for i in (0, 1):
                 found = _widening(op.operands[i])
-                if found is None or (i == 1 and op.operands[0] == op.operands[1]):
+                if found is None:
                     continue
                 narrow, kind, producer = found
                 argument = block.arguments[i]
