@@ -25,6 +25,7 @@ from mlc import CompileOptions
 import mlc.codegen.blas as blas
 import mlc.codegen.contraction as contraction
 from mlc.codegen.packed_gemm import MARK
+from mlc.codegen.target import int16_pair_dot
 
 RNG = np.random.default_rng(3)
 TOL = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-10, np.dtype(np.float16): 1e-2}
@@ -93,9 +94,6 @@ def test_packed_kernel_dtypes(m, k, n, dtype, bits, monkeypatch):
     assert MARK in compiled.as_text("codegen")
     want = (a.astype(np.float32) @ b.astype(np.float32)).astype(dtype) if dtype == np.float16 else a @ b
     close(compiled(a, b), want, k)
-
-
-from mlc.codegen.target import int16_pair_dot  # noqa: E402
 
 
 @pytest.fixture(params=["vnni", "int32"])
