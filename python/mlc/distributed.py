@@ -28,6 +28,7 @@ from __future__ import annotations
 import atexit
 import os
 import sys
+import time
 import traceback
 from dataclasses import dataclass
 
@@ -85,11 +86,8 @@ def _install_failure_handlers(comm) -> None:
             return previous(kind, value, tb)
         where = f"[process {comm.Get_rank()}/{comm.Get_size()}]"
         text = "".join(traceback.format_exception(kind, value, tb))
-        sys.stderr.write("".join(f"{where} {line}\n" for line in text.rstrip("\n").split("\n")))
-        sys.stderr.write(f"{where} {kind.__name__} on process {comm.Get_rank()}: aborting the job\n")
-        sys.stderr.flush()
-        comm.Abort(1)
-        os._exit(1)  # MPI_Abort may return before mpiexec ends this process
+        _abort_job(comm, "".join(f"{where} {line}\n" for line in text.rstrip("\n").split("\n"))
+                   + f"{where} {kind.__name__} on process {comm.Get_rank()}: aborting the job\n", 1)
 
     sys.excepthook = abort_on_exception
     atexit.register(_announce_exit, comm)
@@ -202,9 +200,22 @@ def check_same_signature(arrays, what: str) -> None:
 
 def abort(message: str, code: int = 1) -> None:
     """Ends the whole job (every rank) after printing `message` naming this rank."""
-    print(f"[process {process_index()}] {message}", file=sys.stderr, flush=True)
+    text = f"[process {process_index()}] {message}\n"
     comm = communicator()
     if comm is None:
+        sys.stderr.write(text)
+        sys.stderr.flush()
         raise SystemExit(code)
+    _abort_job(comm, text, code)
+
+
+def _abort_job(comm, text: str, code: int) -> None:
+    """Writes `text` to stderr, gives mpiexec the compiled collectives' DRAIN_US to forward
+    it (a message still in the pipe when MPI_Abort tears the job down was lost: one CI run
+    of the raising-rank test saw the traceback but not its last line), then MPI_Abort."""
+    from .conversion.hlo_to_linalg.collectives import DRAIN_US
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    time.sleep(DRAIN_US / 1e6)
     comm.Abort(code)
     os._exit(code)  # MPI_Abort may return before mpiexec ends this process
