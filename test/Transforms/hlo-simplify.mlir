@@ -776,3 +776,74 @@ func.func @dot_transpose_kept(%x: tensor<3x2x4xf32>, %w: tensor<4x5xf32>) -> ten
   %d = "hlo.dot_general"(%t, %w) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 2>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
   return %d : tensor<2x3x5xf32>
 }
+
+// -----
+
+// log_softmax then a gather of one element per row (softmax cross-entropy): the gather
+// moves above the subtracts and the broadcast, so only the gathered points are computed.
+// CHECK-LABEL: func @gather_of_elementwise
+// CHECK-DAG: %[[X:.*]] = "hlo.gather"(%arg0, %arg2) {{.*}} : (tensor<16x64xf32>, tensor<16x2xi32>) -> tensor<16xf32>
+// CHECK-DAG: %[[COL:.*]] = "hlo.slice"(%arg2) {limit_indices = array<i64: 16, 1>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 1>}
+// CHECK-DAG: %[[M:.*]] = "hlo.gather"(%arg1, %[[COL]]) {collapsed_slice_dims = array<i64: 0>, index_vector_dim = 1 : i64, offset_dims = array<i64>, slice_sizes = array<i64: 1>, start_index_map = array<i64: 0>} : (tensor<16xf32>, tensor<16x1xi32>) -> tensor<16xf32>
+// CHECK: "hlo.subtract"(%[[X]], %[[M]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+// CHECK-NOT: tensor<16x64xf32>) -> tensor<16x64xf32>
+func.func @gather_of_elementwise(%x: tensor<16x64xf32>, %m: tensor<16xf32>, %idx: tensor<16x2xi32>) -> tensor<16xf32> {
+  %b = "hlo.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0>} : (tensor<16xf32>) -> tensor<16x64xf32>
+  %s = "hlo.subtract"(%x, %b) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  %g = "hlo.gather"(%s, %idx) {collapsed_slice_dims = array<i64: 0, 1>, index_vector_dim = 1 : i64, offset_dims = array<i64>, slice_sizes = array<i64: 1, 1>, start_index_map = array<i64: 0, 1>} : (tensor<16x64xf32>, tensor<16x2xi32>) -> tensor<16xf32>
+  return %g : tensor<16xf32>
+}
+
+// -----
+
+// Index columns in the other order (start_index_map = [1, 0]); a broadcast of a 0-d value
+// and a splat become values of the gather's shape; a unary op and a compare move too.
+// CHECK-LABEL: func @gather_of_broadcast_permuted
+// CHECK-DAG: %[[COL:.*]] = "hlo.slice"(%arg2) {limit_indices = array<i64: 5, 2>, start_indices = array<i64: 0, 1>
+// CHECK-DAG: "hlo.gather"(%arg1, %[[COL]]) {{.*}} : (tensor<8xf32>, tensor<5x1xi32>) -> tensor<5xf32>
+// CHECK-DAG: "hlo.broadcast_in_dim"(%arg3) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<5xf32>
+// CHECK-DAG: "hlo.exponential"({{.*}}) : (tensor<5xf32>) -> tensor<5xf32>
+// CHECK-DAG: "hlo.compare"({{.*}}) {comparison_direction = "LT"} : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xi1>
+// CHECK-NOT: tensor<8x32xi1>
+func.func @gather_of_broadcast_permuted(%x: tensor<8x32xf32>, %m: tensor<8xf32>, %idx: tensor<5x2xi32>, %s: tensor<f32>) -> tensor<5xi1> {
+  %b = "hlo.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0>} : (tensor<8xf32>) -> tensor<8x32xf32>
+  %e = "hlo.exponential"(%x) : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %t = "hlo.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<8x32xf32>
+  %a = "hlo.add"(%b, %t) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  %c = "hlo.compare"(%e, %a) {comparison_direction = "LT"} : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xi1>
+  %g = "hlo.gather"(%c, %idx) {collapsed_slice_dims = array<i64: 0, 1>, index_vector_dim = 1 : i64, offset_dims = array<i64>, slice_sizes = array<i64: 1, 1>, start_index_map = array<i64: 1, 0>} : (tensor<8x32xi1>, tensor<5x2xi32>) -> tensor<5xi1>
+  return %g : tensor<5xi1>
+}
+
+// -----
+
+// A gather of a splat is the splat.
+// CHECK-LABEL: func @gather_of_splat
+// CHECK-NOT: hlo.gather
+// CHECK: "hlo.constant"() {value = dense<2.500000e+00> : tensor<3xf32>}
+func.func @gather_of_splat(%idx: tensor<3x1xi32>) -> tensor<3xf32> {
+  %c = "hlo.constant"() {value = dense<2.5> : tensor<64xf32>} : () -> tensor<64xf32>
+  %g = "hlo.gather"(%c, %idx) {collapsed_slice_dims = array<i64: 0>, index_vector_dim = 1 : i64, offset_dims = array<i64>, slice_sizes = array<i64: 1>, start_index_map = array<i64: 0>} : (tensor<64xf32>, tensor<3x1xi32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+
+// -----
+
+// Kept: a gather that reads more than 1/8 of its operand (an embedding lookup reads whole
+// rows, here 4 of 8), and a broadcast under a row gather (not a point gather).
+// CHECK-LABEL: func @gather_kept_large
+// CHECK: "hlo.exponential"(%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK: "hlo.gather"
+// CHECK-LABEL: func @gather_kept_rows
+// CHECK: "hlo.broadcast_in_dim"
+// CHECK: "hlo.gather"
+func.func @gather_kept_large(%x: tensor<8x16xf32>, %idx: tensor<4x1xi32>) -> tensor<4x16xf32> {
+  %e = "hlo.exponential"(%x) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %g = "hlo.gather"(%e, %idx) {collapsed_slice_dims = array<i64: 0>, index_vector_dim = 1 : i64, offset_dims = array<i64: 1>, slice_sizes = array<i64: 1, 16>, start_index_map = array<i64: 0>} : (tensor<8x16xf32>, tensor<4x1xi32>) -> tensor<4x16xf32>
+  return %g : tensor<4x16xf32>
+}
+func.func @gather_kept_rows(%m: tensor<64xf32>, %idx: tensor<2x1xi32>) -> tensor<2x4xf32> {
+  %b = "hlo.broadcast_in_dim"(%m) {broadcast_dimensions = array<i64: 0>} : (tensor<64xf32>) -> tensor<64x4xf32>
+  %g = "hlo.gather"(%b, %idx) {collapsed_slice_dims = array<i64: 0>, index_vector_dim = 1 : i64, offset_dims = array<i64: 1>, slice_sizes = array<i64: 1, 4>, start_index_map = array<i64: 0>} : (tensor<64x4xf32>, tensor<2x1xi32>) -> tensor<2x4xf32>
+  return %g : tensor<2x4xf32>
+}

@@ -196,3 +196,74 @@ def test_big_gather_is_parallel_and_streams(monkeypatch, vector_bits):
     assert "nontemporal = true" in text and "llvm.x86.sse.sfence" in text and "async.execute" in text
     got = mlc.jit(fn)(table, ids)
     assert_matches(got, jax_take_rows(table, ids) + np.float32(1.0))
+
+
+# --- gathers moved above elementwise work (hlo-simplify's simplify/gather.py) ----------------
+
+def _point_gather(value, idx, start_index_map):
+    return hlo.gather(value, idx, offset_dims=[], collapsed_slice_dims=[0, 1], start_index_map=start_index_map,
+                      index_vector_dim=1, slice_sizes=[1, 1])
+
+
+@pytest.mark.parametrize("rows,cols", [(1, 1), (3, 17), (17, 127), (5, 1023)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+@pytest.mark.parametrize("start_index_map", [[0, 1], [1, 0]])
+def test_point_gather_of_elementwise_graph(rows, cols, dtype, start_index_map, rng):
+    """g = |2x - m[row]| + s, then k points of g (rows and columns out of range clamp): the
+    gather moves above the elementwise ops and the broadcasts (at >= 8x fewer points than
+    g has) and must read the same elements."""
+    x = random_array(rng, (rows, cols), dtype)
+    m = random_array(rng, (rows,), dtype)
+    s = random_array(rng, (), dtype)
+    k = 7
+    r = rng.integers(-2, rows + 2, size=k).astype(np.int32)
+    c = rng.integers(-2, cols + 2, size=k).astype(np.int32)
+    idx = np.stack([r, c] if start_index_map == [0, 1] else [c, r], axis=1)
+
+    def body(xv, mv, sv, iv):
+        shape = [rows, cols]
+        two = hlo.constant(np.full(shape, 2, dtype))
+        y = hlo.subtract(hlo.multiply(xv, two), hlo.broadcast_in_dim(mv, shape, [0]))
+        zero = hlo.constant(np.zeros(shape, dtype))
+        absolute = hlo.select(hlo.compare(y, zero, "LT"), hlo.negate(y), y)
+        g = hlo.add(absolute, hlo.broadcast_in_dim(sv, shape, []))
+        return _point_gather(g, iv, start_index_map)
+    got = run_hlo(body, x, m, s, idx)
+    rc, cc = np.clip(r, 0, rows - 1), np.clip(c, 0, cols - 1)
+    y = x * dtype(2) - m[:, None]
+    assert_matches(got, (np.where(y < 0, -y, y) + s)[rc, cc])
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 17), (64, 1023)])
+def test_point_gather_of_compare_gives_bools(rows, cols, rng):
+    """A gather of an i1 compare result becomes a compare of gathered values."""
+    x = random_array(rng, (rows, cols), np.float32)
+    m = random_array(rng, (rows,), np.float32)
+    idx = np.stack([rng.integers(0, rows, 5), rng.integers(0, cols, 5)], axis=1).astype(np.int32)
+    got = run_hlo(lambda xv, mv, iv: _point_gather(
+        hlo.compare(hlo.exponential(xv), hlo.broadcast_in_dim(mv, [rows, cols], [0]), "GT"), iv, [0, 1]), x, m, idx)
+    assert_matches(got, (np.exp(x) > m[:, None])[idx[:, 0], idx[:, 1]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_softmax_cross_entropy_matches_numpy(dtype, rng):
+    """-mean(log_softmax(logits)[i, labels[i]]) (labels negative too): the gather of the
+    log_softmax moves to its inputs, and the loss must not change."""
+    import mlc
+    import mlc.numpy as mnp
+    from mlc import nn
+    logits = (rng.standard_normal((37, 1023)) * 4).astype(dtype)
+    labels = rng.integers(-1023, 1023, 37).astype(np.int32)
+
+    @mlc.jit
+    def loss(z, y):
+        return -nn.log_softmax(z, axis=-1)[mnp.arange(z.shape[0]), y].mean()
+    z = logits.astype(np.float64)
+    logp = z - z.max(-1, keepdims=True)
+    logp -= np.log(np.exp(logp).sum(-1, keepdims=True))
+    want = -logp[np.arange(37), labels].mean()
+    np.testing.assert_allclose(np.asarray(loss(logits, labels)), want, rtol=TOL_LOSS[np.dtype(dtype)])
+    # the loss gathers from the logits themselves, not from a (37, 1023) log_softmax
+    assert '"hlo.gather"(%arg0,' in loss.lower(logits, labels).as_text("hlo-optimized")
+
+TOL_LOSS = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
