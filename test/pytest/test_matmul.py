@@ -275,6 +275,41 @@ def test_packed_kernel_threads_split_rows_or_columns(monkeypatch):
         close(compiled(a, b), a @ b, k)
 
 
+
+@pytest.mark.parametrize("bits", [256, 512])
+@pytest.mark.parametrize("lhs_shape,rhs_shape,dims", [
+    ((8, 37, 17), (8, 17, 45), (((2,), (1,)), ((0,), (0,)))),          # 8 matrices: 4 a thread
+    ((2, 3, 29, 16), (2, 3, 33, 16), (((3,), (3,)), ((0, 1), (0, 1)))),  # 2 x 3 batch, rhs transposed
+    ((5, 64, 40), (40, 5, 31), (((2,), (0,)), ((0,), (1,)))),            # 5 on 2 threads: rows split
+    ((17, 4, 9), (9, 4, 127), (((2,), (0,)), ((1,), (1,)))),             # batch not leading
+])
+def test_packed_kernel_threads_split_batches(lhs_shape, rhs_shape, dims, bits, monkeypatch):
+    """Batched GEMMs on two threads: whole matrices a thread when the batches divide evenly
+    (one parallel region, each B packed once), rows otherwise; odd M, N, K edges."""
+    monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)
+    import mlc.codegen.parallel as parallel
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_ITERATIONS", 0)
+    rng = np.random.default_rng(sum(lhs_shape) + bits)
+    a, b = data(rng, lhs_shape, np.float32), data(rng, rhs_shape, np.float32)
+    fn = lambda x, y: lax.dot_general(x, y, dims)  # noqa: E731
+    options = CompileOptions(blas=False, threads=2, vector_bits=bits)
+    got = mlc.jit(fn, options=options)(a, b)
+    k = int(np.prod([lhs_shape[d] for d in dims[0][0]]))
+    close(got, reference_dot_general(a, b, *dims), k)
+
+
+@pytest.mark.parametrize("batches,m,n,threads,want", [
+    (8, 512, 512, 2, True), (6, 29, 33, 2, True), (3, 512, 512, 2, False), (1, 512, 512, 2, False),
+    (5, 64, 31, 2, False), (3, 8, 32, 2, True), (16, 512, 64, 4, True), (6, 512, 64, 4, False)])
+def test_split_batches_rule(batches, m, n, threads, want):
+    """Threads take whole matrices when that balances them at least as well as splitting each
+    matrix's MR-row (NR-column) panels: 3 matrices of a single panel row split by batch."""
+    from mlir import ir
+    with ir.Context():
+        f32 = ir.F32Type.get()
+        assert blas._split_batches(batches, m, n, threads, 512, f32) is want
+
+
 @pytest.mark.skipif(not blas.blas_available(), reason="needs numpy's OpenBLAS")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_blas_calls_leave_openblas_thread_count_alone(threads):

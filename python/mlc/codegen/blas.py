@@ -88,15 +88,15 @@ import logging
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import arith, func, llvm, memref
+from mlir.dialects import arith, func, llvm, memref, scf
 
 from .. import config
 from ..runtime.libraries import find_blas
 from ..transforms.pass_base import Pass
 from .contraction import Contraction, match_contraction, register_tile
 from .externs import declare_external
-from .loops import nested_for
-from .packed_gemm import GemmProblem, Operand, emit_gemm
+from .loops import in_parts, nested_for
+from .packed_gemm import GemmProblem, Operand, blocking, emit_gemm
 from .target import int16_pair_dot, num_threads, vector_register_bits
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
@@ -317,8 +317,10 @@ def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple,
     pairs = (vnni == 1 or (vnni == -1 and int16_pair_dot(register_bits))) and register_bits in (256, 512) \
         and all(_fits_int16(x.value, x.value in unsigned) for x in (a, b)) \
         and isinstance(compute, ir.IntegerType) and compute.width == 32
+    batches = c.size(c.batch)
+    by_batch = threads > 1 and _split_batches(batches, c.size(m), c.size(n), threads, register_bits, compute)
     problem = GemmProblem(c.size(m), c.size(n), c.size(c.k), compute, register_bits,
-                          threads, beta_zero, pairs)
+                          1 if by_batch else threads, beta_zero, pairs)
 
     def gemm(ivs, _terminator=None):
         views = []
@@ -329,10 +331,47 @@ def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple,
             views.append(Operand(x.value, offset, *strides, unsigned=x.value in unsigned))
         emit_gemm(problem, *views)
 
-    if c.batch:
+    if by_batch:
+        # Each thread takes whole matrices: one parallel region for all of them (not one
+        # per batch index), and each B packed once instead of once per thread.
+        extents = [c.extents[d] for d in c.batch]
+        chunk = -(-batches // threads)
+
+        def part(t):
+            lo = arith.muli(t, arith.constant(index, chunk))
+            hi = arith.minui(arith.addi(lo, arith.constant(index, chunk)), arith.constant(index, batches))
+            loop = scf.ForOp(lo, hi, arith.constant(index, 1))
+            with ir.InsertionPoint(loop.body):
+                gemm(_delinearize(loop.induction_variable, extents))
+                scf.YieldOp([])
+        in_parts(-(-batches // chunk), part)
+    elif c.batch:
         nested_for([(0, c.extents[d], 1) for d in c.batch], gemm)
     else:
         gemm(())
+
+
+def _split_batches(batches: int, m: int, n: int, threads: int, register_bits: int, compute) -> bool:
+    """Whether the threads share a batched GEMM's matrices (whole ones each) rather than each
+    matrix's rows: when that keeps them as evenly busy (8 matrices on 2 threads: 4 each; 3
+    on 2 would leave one thread idle a third of the time, while 512 rows split evenly)."""
+    if batches < threads:
+        return False
+    even_batches = batches / (threads * -(-batches // threads))
+    bl = blocking(compute, register_bits)
+    units = max(-(-m // bl.mr), -(-n // bl.nr))
+    even_rows = units / (threads * -(-units // threads))
+    return even_batches >= even_rows
+
+
+def _delinearize(flat: ir.Value, extents: list[int]) -> tuple:
+    """The batch indices (outermost first) of a linear index over `extents`."""
+    index = ir.IndexType.get()
+    ivs = []
+    for extent in reversed(extents):
+        ivs.append(arith.remui(flat, arith.constant(index, extent)))
+        flat = arith.divui(flat, arith.constant(index, extent))
+    return tuple(reversed(ivs))
 
 
 def _fits_int16(buffer: ir.Value, unsigned: bool) -> bool:
