@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from mlir import ir, passmanager
 
 from .codegen.blas import Blas
+from .codegen.chain_tiling import ChainTiling
 from .codegen.copies import StridedCopies
 from .codegen.direct_conv import DirectConv
 from .codegen.fma import FuseMultiplyAdd
@@ -63,6 +64,10 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
         # Matmuls read narrow operands, widening in the body (after inlining: the widening
         # and the product may come from two fusion functions), before any strategy looks.
         FoldWidening(),
+        # A contraction, the row-wise ops after it and the contraction reading them (attention)
+        # run by blocks of rows, their intermediates in cache (before the matmul strategies,
+        # which then see tile-sized contractions).
+        *([ChainTiling()] if fuse else []),
         # Register-tile the matmuls BLAS will not take (after inlining: they see their operands).
         *([TileMatmul()] if tile_matmul else []),
         # Before bufferizing: which arguments are only read, results that must be distinct

@@ -95,7 +95,7 @@ from ..runtime.libraries import find_blas
 from ..transforms.pass_base import Pass
 from .contraction import Contraction, match_contraction, register_tile
 from .externs import declare_external
-from .loops import in_parts, nested_for
+from .loops import in_parts, inside_parallel_loop, nested_for
 from .packed_gemm import GemmProblem, Operand, blocking, emit_gemm
 from .target import int16_pair_dot, num_threads, vector_register_bits
 
@@ -583,7 +583,8 @@ class Blas(Pass):
                 else:
                     c, operands = plan
                     _emit_packed(c, *operands, beta_zero=zero_fill is not None, register_bits=bits,
-                                 threads=threads, unsigned=unsigned, vnni=self.vnni)
+                                 threads=1 if inside_parallel_loop(op) else threads, unsigned=unsigned,
+                                 vnni=self.vnni)
             op.erase()
             if zero_fill is not None:  # beta = 0 overwrites C: the zeroing pass is not needed
                 zero_fill.erase()

@@ -62,3 +62,15 @@ def in_parts(parts: int, body: Callable[[object], None]) -> None:
         forall([parts], lambda ivs: body(ivs[0]))
     else:
         body(None)
+
+
+def inside_parallel_loop(op) -> bool:
+    """Whether `op` sits in an scf.forall or scf.parallel: a kernel there runs on one thread
+    (a task waiting on nested tasks holds its worker; with every worker waiting, the
+    program deadlocks)."""
+    parent = op.operation.parent
+    while parent is not None:
+        if parent.name in ("scf.forall", "scf.parallel"):
+            return True
+        parent = parent.parent
+    return False

@@ -52,6 +52,7 @@ from mlir import ir
 from ..transforms.pass_base import Pass
 from .blas import compute_type, strategy
 from .contraction import Contraction, match_contraction, register_tile, remainders
+from .loops import inside_parallel_loop
 from .parallel import worth_parallel
 from .target import num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
@@ -368,7 +369,7 @@ class TileMatmul(Pass):
                     epilogue = elementwise_epilogue(op, c)
                     # The thread loop (an scf.forall: M, or every tile with an epilogue)
                     # cannot be peeled: a matmul with a remainder there runs on one thread.
-                    parallel = (threads > 1 and c.mnk * c.size(c.batch) >= PARALLEL_MIN_MNK
+                    parallel = (threads > 1 and not inside_parallel_loop(op) and c.mnk * c.size(c.batch) >= PARALLEL_MIN_MNK
                                 and worth_parallel(["parallel"], [tiles, c.mnk // tiles])
                                 and not (peel if epilogue is not None else m in peel))
                     init = op.operands[2].owner if isinstance(op.operands[2].owner, (ir.OpView, ir.Operation)) else None

@@ -47,7 +47,7 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
 from ..transforms.pass_base import Pass
-from .loops import for_range, forall, nested_for
+from .loops import for_range, forall, inside_parallel_loop, nested_for
 from .parallel import MIN_PARALLEL_ITERATIONS, chunk_size, worth_parallel
 from .row_fusion import TAG as ROW_FUSION_TAG
 from .target import num_threads, vector_register_bits
@@ -977,7 +977,7 @@ class Vectorize(Pass):
             # A kernel inside a loop already shared between threads (a row-fusion scf.forall)
             # gets no parallel loop of its own: a task waiting on nested tasks holds its
             # worker, and with every worker waiting the program deadlocks.
-            kernel_threads = 1 if _inside_forall(op) else threads
+            kernel_threads = 1 if inside_parallel_loop(op) else threads
             plan = None
             if op in streamed:
                 plan = row_plan(op, register_bits, 1, None, stream=True)
@@ -1182,15 +1182,6 @@ def _fence_after_rows(loop: ir.Operation) -> None:
     else:
         with ir.InsertionPoint.after(loop), loop.location:
             _fence()
-
-
-def _inside_forall(op) -> bool:
-    parent = op.operation.parent
-    while parent is not None:
-        if parent.name in ("scf.forall", "scf.parallel"):
-            return True
-        parent = parent.parent
-    return False
 
 
 def _generics(module: ir.Operation) -> list:
