@@ -46,6 +46,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-llvm-linkage": "mlc.conversion.llvm_linkage:LlvmLinkage",
     "mlc-strided-copies": "mlc.codegen.copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.matmul:TileMatmul",
+    "mlc-chain-tiling": "mlc.codegen.chain_tiling:ChainTiling",
     "mlc-direct-conv": "mlc.codegen.direct_conv:DirectConv",
     "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",
     "mlc-fma": "mlc.codegen.fma:FuseMultiplyAdd",

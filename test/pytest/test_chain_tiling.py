@@ -1,0 +1,140 @@
+"""mlc-chain-tiling (contraction -> row-wise ops -> contraction by blocks of rows) against
+numpy: attention with and without masks, odd sequence lengths (blocks of 8 rows, or all
+rows when 8 does not divide them), heads in any layout, f16/f32/f64, and chains it must
+leave alone. MIN_CHAIN_BYTES is lowered so small odd shapes are tiled too."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mlc
+import mlc.codegen.chain_tiling as chain_tiling
+import mlc.numpy as mnp
+from mlc import nn
+from mlc.codegen.chain_tiling import row_block
+
+TOLERANCE = {np.float16: 2e-2, np.float32: 2e-5, np.float64: 1e-12}
+
+
+def _softmax(s):
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def _attention_np(q, k, v, mask=None):
+    s = np.einsum("...qd,...kd->...qk", q.astype(np.float64), k.astype(np.float64)) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    return _softmax(s) @ v.astype(np.float64)
+
+
+def _attention(causal):
+    def f(q, k, v):
+        s = (q @ mnp.swapaxes(k, -1, -2)) * float(1.0 / np.sqrt(q.shape[-1]))
+        if causal:
+            n = q.shape[-2]
+            s = mnp.where(mnp.tril(mnp.ones((n, n), bool)), s, -mnp.inf)
+        return nn.softmax(s, axis=-1) @ v
+    return f
+
+
+def _scores_buffer(fn, *args) -> bool:
+    """Whether the buffers stage still has a whole (heads, S, S) scores buffer (untiled)."""
+    heads, seq = args[0].shape[0], args[0].shape[1]
+    whole = f"memref<{heads}x{seq}x{seq}x"
+    return any(whole in line and ("memref.alloc" in line or "memref.view" in line)
+               for line in mlc.jit(fn).lower(*args).as_text("buffers").splitlines())
+
+
+@pytest.fixture
+def small_chains(monkeypatch):
+    monkeypatch.setattr(chain_tiling, "MIN_CHAIN_BYTES", 0)
+
+
+@pytest.mark.parametrize("heads,seq,d", [(2, 24, 8), (3, 17, 16), (1, 127, 5), (4, 64, 64)])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_attention_by_row_blocks(heads, seq, d, causal, dtype, small_chains):
+    rng = np.random.default_rng(heads * 1000 + seq + d)
+    q, k, v = (rng.standard_normal((heads, seq, d)).astype(dtype) for _ in range(3))
+    got = mlc.jit(_attention(causal))(q, k, v)
+    # one head of 127 rows: no 8-row blocks, and one block of all rows interleaves nothing
+    assert _scores_buffer(_attention(causal), q, k, v) == (heads == 1 and seq == 127)
+    mask = np.tril(np.ones((seq, seq), bool)) if causal else None
+    np.testing.assert_allclose(got.astype(np.float64), _attention_np(q, k, v, mask),
+                               rtol=TOLERANCE[dtype], atol=TOLERANCE[dtype])
+
+
+def test_multi_head_layout_and_padding_mask(small_chains):
+    """(B, S, H, D) heads moved to the batch with transposes; a key padding mask per batch."""
+    rng = np.random.default_rng(7)
+    b, s, h, d = 2, 40, 3, 8
+    q, k, v = (rng.standard_normal((b, s, h, d)).astype(np.float32) for _ in range(3))
+    keep = rng.random((b, s)) > 0.3
+    keep[:, 0] = True
+
+    def f(q, k, v, keep):
+        qh, kh, vh = (mnp.transpose(x, (0, 2, 1, 3)) for x in (q, k, v))
+        scores = qh @ mnp.swapaxes(kh, -1, -2) / float(np.sqrt(d))
+        scores = mnp.where(keep[:, None, None, :], scores, -1e9)
+        return mnp.transpose(nn.softmax(scores, axis=-1) @ vh, (0, 2, 1, 3))
+    got = mlc.jit(f)(q, k, v, keep)
+    qh, kh, vh = (x.transpose(0, 2, 1, 3).astype(np.float64) for x in (q, k, v))
+    scores = np.where(keep[:, None, None, :], qh @ kh.swapaxes(-1, -2) / np.sqrt(d), -1e9)
+    np.testing.assert_allclose(got, (_softmax(scores) @ vh).transpose(0, 2, 1, 3), rtol=2e-5, atol=2e-5)
+
+
+def test_attention_is_tiled_at_default_sizes():
+    """(8, 512, 64): the scores (8 MB) are made by blocks inside one parallel loop; no
+    8 x 512 x 512 buffer is left in the buffers stage."""
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal((8, 512, 64)).astype(np.float32) for _ in range(3))
+    fn = mlc.jit(_attention(False))
+    assert not _scores_buffer(_attention(False), q, k, v)
+    np.testing.assert_allclose(fn(q, k, v), _attention_np(q, k, v), rtol=2e-5, atol=2e-5)
+
+
+def test_chain_with_an_intermediate_used_elsewhere_is_left_alone(small_chains):
+    """Returning the probabilities too: they must be written whole anyway, so no tiling."""
+    rng = np.random.default_rng(4)
+    q, k, v = (rng.standard_normal((2, 32, 8)).astype(np.float32) for _ in range(3))
+
+    def f(q, k, v):
+        p = nn.softmax(q @ mnp.swapaxes(k, -1, -2), axis=-1)
+        return p @ v, p
+    fn = mlc.jit(f)
+    out, p = fn(q, k, v)
+    want_p = _softmax(np.einsum("bqd,bkd->bqk", q.astype(np.float64), k))
+    np.testing.assert_allclose(p, want_p, rtol=2e-5, atol=2e-6)
+    np.testing.assert_allclose(out, want_p @ v, rtol=2e-5, atol=2e-5)
+    assert _scores_buffer(f, q, k, v)
+
+
+def test_column_softmax_is_not_row_local(small_chains):
+    """softmax over the query axis mixes rows: the chain is not tiled (and stays right)."""
+    rng = np.random.default_rng(5)
+    q, k, v = (rng.standard_normal((2, 32, 8)).astype(np.float32) for _ in range(3))
+    f = lambda q, k, v: nn.softmax(q @ mnp.swapaxes(k, -1, -2), axis=-2) @ v  # noqa: E731
+    got = mlc.jit(f)(q, k, v)
+    s = np.einsum("bqd,bkd->bqk", q.astype(np.float64), k)
+    e = np.exp(s - s.max(-2, keepdims=True))
+    np.testing.assert_allclose(got, (e / e.sum(-2, keepdims=True)) @ v, rtol=2e-5, atol=2e-5)
+    assert _scores_buffer(f, q, k, v)
+
+
+@pytest.mark.parametrize("extents,per_row,threads,cache,want", [
+    ([8, 512], 6 << 10, 2, 32 << 20, 512),   # whole rows of each head fit 8 MB
+    ([8, 512], 6 << 10, 2, 2 << 20, 64),     # 512 KB a thread: 64 rows
+    ([1, 512], 6 << 10, 2, 32 << 20, 256),   # one head: blocks so both threads work
+    ([1, 197], 4 << 10, 2, 32 << 20, None),  # 197 rows, one head: no block of 8s, one block
+    ([4, 197], 4 << 10, 2, 32 << 20, 197),   # ... but whole rows of 4 heads
+    ([1, 16], 1 << 10, 4, 32 << 20, None),   # fewer 8-row blocks than threads
+])
+def test_row_block_rule(extents, per_row, threads, cache, want, monkeypatch):
+    """The block is the most rows that fit each thread's half share of the cache while the
+    blocks still give every thread one (one intermediate of `per_row` bytes a row)."""
+    intermediate = type("Op", (), {"results": ["scores"]})()
+    chain = chain_tiling._Chain(last=object(), loops={intermediate: None}, extents=extents)
+    monkeypatch.setattr(chain_tiling, "_bytes", lambda value: per_row * int(np.prod(extents)))
+    assert row_block(chain, threads, cache) == want
