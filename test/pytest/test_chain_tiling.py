@@ -1,7 +1,6 @@
 """mlc-chain-tiling (contraction -> row-wise ops -> contraction by blocks of rows) against
-numpy: attention with and without masks, odd sequence lengths (blocks of 8 rows, or all
-rows when 8 does not divide them), heads in any layout, f16/f32/f64, and chains it must
-leave alone. MIN_CHAIN_BYTES is lowered so small odd shapes are tiled too."""
+numpy: attention with and without masks, odd sequence lengths, heads in any layout,
+f16/f32/f64, and chains it must leave alone. MIN_CHAIN_BYTES is lowered so small odd shapes are tiled too."""
 
 from __future__ import annotations
 
@@ -59,8 +58,8 @@ def test_attention_by_row_blocks(heads, seq, d, causal, dtype, small_chains):
     rng = np.random.default_rng(heads * 1000 + seq + d)
     q, k, v = (rng.standard_normal((heads, seq, d)).astype(dtype) for _ in range(3))
     got = mlc.jit(_attention(causal))(q, k, v)
-    # one head of 127 rows: no 8-row blocks, and one block of all rows interleaves nothing
-    assert _scores_buffer(_attention(causal), q, k, v) == (heads == 1 and seq == 127)
+    # one head: one block of all rows would interleave nothing
+    assert _scores_buffer(_attention(causal), q, k, v) == (heads == 1)
     mask = np.tril(np.ones((seq, seq), bool)) if causal else None
     np.testing.assert_allclose(got.astype(np.float64), _attention_np(q, k, v, mask),
                                rtol=TOLERANCE[dtype], atol=TOLERANCE[dtype])
@@ -124,17 +123,33 @@ def test_column_softmax_is_not_row_local(small_chains):
 
 
 @pytest.mark.parametrize("extents,per_row,threads,cache,want", [
-    ([8, 512], 6 << 10, 2, 32 << 20, 512),   # whole rows of each head fit 8 MB
-    ([8, 512], 6 << 10, 2, 2 << 20, 64),     # 512 KB a thread: 64 rows
-    ([1, 512], 6 << 10, 2, 32 << 20, 256),   # one head: blocks so both threads work
-    ([1, 197], 4 << 10, 2, 32 << 20, None),  # 197 rows, one head: no block of 8s, one block
-    ([4, 197], 4 << 10, 2, 32 << 20, 197),   # ... but whole rows of 4 heads
-    ([1, 16], 1 << 10, 4, 32 << 20, None),   # fewer 8-row blocks than threads
+    ([8, 512], 6 << 10, 2, 32 << 20, 512),   # each head's rows (3 MB) fit 8 MB
+    ([8, 512], 6 << 10, 2, 8 << 20, None),   # 2 MB a thread: no smaller blocks
+    ([1, 512], 6 << 10, 2, 32 << 20, None),  # one head: never split rows (W, k, v packed again)
+    ([512, 3072], 4, 2, 32 << 20, 3072),     # (the extents are batch..., M)
+    ([4, 197], 4 << 10, 2, 32 << 20, 197),   # rows not a multiple of 8: whole rows all the same
+    ([3, 16], 1 << 10, 4, 32 << 20, None),   # fewer batch indices than threads
 ])
 def test_row_block_rule(extents, per_row, threads, cache, want, monkeypatch):
-    """The block is the most rows that fit each thread's half share of the cache while the
-    blocks still give every thread one (one intermediate of `per_row` bytes a row)."""
+    """A block is all rows of one batch index, when every thread gets one and they fit the
+    thread's half share of the cache (one intermediate of `per_row` bytes a row)."""
     intermediate = type("Op", (), {"results": ["scores"]})()
     chain = chain_tiling._Chain(last=object(), loops={intermediate: None}, extents=extents)
     monkeypatch.setattr(chain_tiling, "_bytes", lambda value: per_row * int(np.prod(extents)))
     assert row_block(chain, threads, cache) == want
+
+
+def test_mlp_block_is_not_tiled(small_chains):
+    """x W1 -> gelu -> W2 is a chain too, but with no batch loop its blocks would split the
+    rows and pack W1 and W2 again per block: left to BLAS / the packed kernel whole."""
+    rng = np.random.default_rng(8)
+    x, w1, w2 = (rng.standard_normal(s).astype(np.float32) for s in ((64, 32), (32, 128), (128, 32)))
+    f = lambda x, w1, w2: nn.gelu(x @ w1) @ w2  # noqa: E731
+    text = mlc.jit(f).lower(x, w1, w2).as_text("buffers")
+    assert "scf.forall" not in text.split("func.func @main")[1].split("func.func")[0]
+    np.testing.assert_allclose(mlc.jit(f)(x, w1, w2), _gelu_np(x.astype(np.float64) @ w1) @ w2,
+                               rtol=1e-4, atol=1e-4)
+
+
+def _gelu_np(x):
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))

@@ -1,15 +1,16 @@
 """Pass `mlc-chain-tiling`: a contraction, the row-wise ops after it and the contraction that
-reads their result run block of rows by block of rows (attention: softmax(q k^T) v).
+reads their result run block by block of rows, one batch index's rows a block (attention:
+softmax(q k^T) v per head).
 
-    s = q k^T            [b, M, N]     for each (b, block of MB rows), on the threads:
-    p = softmax_rows(s)  [b, M, N]  ->    s' = q[b, rows] k[b]^T      [1, MB, N]  (in cache)
-    o = p v              [b, M, D]        p' = softmax_rows(s')        [1, MB, N]
-                                          o[b, rows] = p' v[b]         [1, MB, D]
+    s = q k^T            [b, M, N]     for each batch index b, on the threads:
+    p = softmax_rows(s)  [b, M, N]  ->    s' = q[b] k[b]^T      [1, M, N]  (in cache)
+    o = p v              [b, M, D]        p' = softmax_rows(s')  [1, M, N]
+                                          o[b] = p' v[b]         [1, M, D]
 
 Unfused, s and p are written whole (8 x 512 x 512 f32: 8 MB each) by one parallel kernel
 and read back by the next; by blocks, one parallel loop runs all three, and each block's s'
 and p' are read back while they sit in the thread's share of the cache (`row_block`, the
-cost model). XLA reaches the same on CPU with a fused custom kernel (jax.jit's attention is
+cost model, which also keeps every operand read as often as unfused). XLA reaches the same on CPU with a fused custom kernel (jax.jit's attention is
 one YNNPACK fusion); here it is a loop transformation on linalg, so any chain of that shape
 qualifies:
 
@@ -44,8 +45,6 @@ from .vectorize import last_level_cache_bytes
 
 # Intermediates (C2's lhs) smaller than this stay in cache unfused: no tiling.
 MIN_CHAIN_BYTES = 2 << 20
-# Rows of a block: a multiple of this (the packed GEMM's 8-row panels have no padding).
-ROW_MULTIPLE = 8
 
 
 @dataclass
@@ -170,23 +169,21 @@ def find_chain(last) -> _Chain | None:
 
 
 def row_block(chain: _Chain, threads: int, cache_bytes: int) -> int | None:
-    """Rows per block (the cost model): the most rows, dividing M (a multiple of
-    ROW_MULTIPLE, or all M), whose intermediates fit each thread's half share of the
-    last-level cache, while the blocks still give every thread one. Whole rows of a batch
-    index when they fit: the operands read per block (k and v, each packed again by the
-    block's GEMMs) are then read once per batch index (attention (8, 512, 64): 32-row blocks
-    4.7 ms, 64 4.3, all 512 rows 3.8 (p25 of 320 calls); unfused 5.3). None: no tiling."""
+    """Rows per block (the cost model): all M rows of a batch index, when the batch indices
+    give every thread one and a batch index's intermediates fit each thread's half share of
+    the last-level cache; else None (no tiling).
+
+    Never fewer rows: the operands without an M dim (k and v; W1 and W2 of an MLP block,
+    which has no batch loop) would be read and packed again per block. Measured: attention
+    (8, 512, 64), p25 of 320 calls: unfused 5.3 ms, 32-row blocks 4.7, 64 4.3, all 512 rows
+    3.8; the (512, 768) x (768, 3072) MLP block by 128-row blocks 26 -> 33 ms (each block
+    packs W1 and W2 again, on the packed kernel instead of OpenBLAS)."""
     rows = chain.extents[-1]
     batches = math.prod(chain.extents[:-1])
     per_row = sum(_bytes(r) for op in chain.loops if op != chain.last for r in op.results) // (batches * rows)
-    budget = cache_bytes // (2 * threads)
-    best = None
-    for block in range(1, rows + 1):
-        if rows % block or (block % ROW_MULTIPLE and block != rows):
-            continue
-        if block * per_row <= budget and batches * (rows // block) >= max(2, threads):
-            best = block
-    return best
+    if batches < max(2, threads) or rows * per_row > cache_bytes // (2 * threads):
+        return None
+    return rows
 
 
 def tile_chain(chain: _Chain, block: int) -> None:
