@@ -85,8 +85,7 @@ def _mentions(expr: ir.AffineExpr, loop: int) -> bool:
     if isinstance(expr, ir.AffineDimExpr):
         return expr.position == loop
     if isinstance(expr, ir.AffineBinaryExpr):
-        binary = expr
-        return _mentions(binary.lhs, loop) or _mentions(binary.rhs, loop)
+        return _mentions(expr.lhs, loop) or _mentions(expr.rhs, loop)
     return False
 
 
@@ -156,6 +155,8 @@ def find_chain(last) -> _Chain | None:
             pending.append(producer)
     ops = set(chain.loops)
     for op in ops:
+        if not all(ir.RankedTensorType(r.type).has_static_shape for r in op.results):
+            return None
         if op == last:
             continue
         for r in op.results:
