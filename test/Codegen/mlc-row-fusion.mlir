@@ -298,3 +298,44 @@ func.func @column_read_not_fused(%w: memref<1024x256xf32>, %m: memref<256xf32>) 
   }
   return
 }
+
+// -----
+
+// In the body of mlc-chain-tiling's loop over blocks (one batch index's [1, 256, 128]
+// rows), the row max and the subtract run in one loop over the block's 256 rows (rows are
+// the second dim), on one thread (the loop around is parallel already).
+// CHECK-LABEL: func @in_a_chain_block
+// CHECK: scf.forall (%{{.*}}) in (4)
+// CHECK-NOT: scf.forall
+// CHECK:   scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK:   } {mlc.row_fusion = 256 : i64}
+// CHECK: } {mlc.chain_tiling}
+// ONE-LABEL: func @in_a_chain_block
+// ONE: } {mlc.row_fusion = 256 : i64}
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @in_a_chain_block(%x: memref<4x256x128xf32>, %out: memref<4x256x128xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  scf.forall (%b) in (4) {
+    %xs = memref.subview %x[%b, 0, 0] [1, 256, 128] [1, 1, 1] : memref<4x256x128xf32> to memref<1x256x128xf32, strided<[32768, 128, 1], offset: ?>>
+    %os = memref.subview %out[%b, 0, 0] [1, 256, 128] [1, 1, 1] : memref<4x256x128xf32> to memref<1x256x128xf32, strided<[32768, 128, 1], offset: ?>>
+    %m = memref.alloc() : memref<1x256xf32>
+    linalg.fill ins(%ninf : f32) outs(%m : memref<1x256xf32>)
+    linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%xs : memref<1x256x128xf32, strided<[32768, 128, 1], offset: ?>>) outs(%m : memref<1x256xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %r = arith.maximumf %a, %acc : f32
+      linalg.yield %r : f32
+    }
+    linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%xs, %m : memref<1x256x128xf32, strided<[32768, 128, 1], offset: ?>>, memref<1x256xf32>)
+        outs(%os : memref<1x256x128xf32, strided<[32768, 128, 1], offset: ?>>) {
+    ^bb0(%a: f32, %c: f32, %o: f32):
+      %r = arith.subf %a, %c : f32
+      linalg.yield %r : f32
+    }
+  } {mlc.chain_tiling}
+  return
+}

@@ -40,9 +40,10 @@ from mlir.dialects import arith, linalg, scf, tensor
 
 from ..transforms.pass_base import Pass
 from .contraction import match_contraction
-from .target import num_threads
-from .vectorize import last_level_cache_bytes
+from .target import last_level_cache_bytes, num_threads
 
+# Marks the loops this pass makes (mlc-row-fusion fuses the row kernels in their bodies).
+TAG = "mlc.chain_tiling"
 # Intermediates (C2's lhs) smaller than this stay in cache unfused: no tiling.
 MIN_CHAIN_BYTES = 2 << 20
 
@@ -204,6 +205,7 @@ def tile_chain(chain: _Chain, block: int) -> None:
         shared = out
     with ir.InsertionPoint(last), last.location:
         loop = scf.ForallOp([0] * len(steps), list(chain.extents), steps, [shared])
+        loop.attributes[TAG] = ir.UnitAttr.get()
         body = loop.regions[0].blocks[0]
         ivs = list(body.arguments)[:len(steps)]
         shared_arg = body.arguments[len(steps)]

@@ -46,7 +46,9 @@ from mlir.dialects import arith, memref, scf
 from ..dialects.hlo.types import byte_size
 from ..transforms.pass_base import Pass
 from .blas import blas_takes
+from .chain_tiling import TAG as CHAIN_TAG
 from .contraction import match_contraction
+from .loops import inside_parallel_loop
 from .parallel import worth_parallel
 from .target import num_threads
 from .views import view_root
@@ -316,8 +318,17 @@ class RowFusion(Pass):
     def run(self, module: ir.Operation) -> None:
         for func in module.regions[0].blocks[0].operations:
             if func.operation.name == "func.func" and func.regions[0].blocks:
-                for group in _groups(list(func.regions[0].blocks[0].operations)):
+                top = list(func.regions[0].blocks[0].operations)
+                # The bodies of parallel loops over blocks of rows (mlc-chain-tiling's): their
+                # kernels work on one block, [1, rows, n], whose rows are the second dim.
+                # (Found first: fusing erases ops of `top`.)
+                chains = [op for op in top if op.operation.name == "scf.forall" and CHAIN_TAG in op.attributes]
+                for group in _groups(top):
                     self._fuse(_deepened(group))
+                for loop in chains:
+                    body = list(loop.regions[0].blocks[0].operations)
+                    for group in _groups(body) or _groups(body, 2):
+                        self._fuse(_deepened(group))
 
     def _fuse(self, group: _Group) -> None:
         first = group.kernels[0]
@@ -329,7 +340,8 @@ class RowFusion(Pass):
                       if isinstance(v.type, ir.MemRefType))
         threads = self.threads_or_default()
         rows = group.count
-        parallel = threads > 1 and worth_parallel(["parallel"], [rows, largest // rows])
+        parallel = (threads > 1 and not inside_parallel_loop(first)
+                    and worth_parallel(["parallel"], [rows, largest // rows]))
         index = ir.IndexType.get()
         tag = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), rows)
         with ir.InsertionPoint(first), first.location:

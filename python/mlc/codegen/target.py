@@ -65,3 +65,23 @@ def num_threads() -> int:
     if n is not None:
         return n
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+_DEFAULT_LLC_BYTES = 8 << 20
+
+
+def last_level_cache_bytes() -> int:
+    """The largest CPU cache of this host (sysfs), or 8 MiB when it cannot be read."""
+    best = 0
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for entry in os.listdir(base):
+            if not entry.startswith("index"):
+                continue
+            with open(f"{base}/{entry}/size") as f:
+                text = f.read().strip()
+            scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+            best = max(best, int(text.rstrip("KMG")) * scale)
+    except (OSError, ValueError):
+        pass
+    return best or _DEFAULT_LLC_BYTES

@@ -40,7 +40,6 @@ reciprocal, computed once per scalar (`reciprocal_divisions`).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 
 from mlir import ir
@@ -50,7 +49,7 @@ from ..transforms.pass_base import Pass
 from .loops import for_range, forall, inside_parallel_loop, nested_for
 from .parallel import MIN_PARALLEL_ITERATIONS, chunk_size, worth_parallel
 from .row_fusion import TAG as ROW_FUSION_TAG
-from .target import num_threads, vector_register_bits
+from .target import last_level_cache_bytes, num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
 from .views import view_root
 
@@ -291,7 +290,6 @@ module attributes {{transform.with_named_sequence}} {{
 
 _LOAD = "memref.load"
 _STREAMING_CACHE_FACTOR = 2  # stream when a kernel moves >= 2x the last-level cache
-_DEFAULT_LLC_BYTES = 8 << 20
 
 
 @dataclass(frozen=True)
@@ -307,23 +305,6 @@ class RowPlan:
     align: int = 32
     reduce: bool = False  # a row reduction along the innermost loop (`_Row.reduce`)
     fence: bool = True  # an sfence after streaming stores (False: the caller places one)
-
-
-def last_level_cache_bytes() -> int:
-    """The largest CPU cache of this host (sysfs), or 8 MiB when it cannot be read."""
-    best = 0
-    base = "/sys/devices/system/cpu/cpu0/cache"
-    try:
-        for entry in os.listdir(base):
-            if not entry.startswith("index"):
-                continue
-            with open(f"{base}/{entry}/size") as f:
-                text = f.read().strip()
-            scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
-            best = max(best, int(text.rstrip("KMG")) * scale)
-    except (OSError, ValueError):
-        pass
-    return best or _DEFAULT_LLC_BYTES
 
 
 def _map_dims(op) -> list[list[int]]:
