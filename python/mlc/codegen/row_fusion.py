@@ -33,6 +33,11 @@ Rows may span several leading dimensions: when a run holds a reduction whose row
 dimension 0 are bigger than a private row buffer may be (MAX_PRIVATE_ROW_BYTES), such as
 softmax over the last axis of (8, 512, 512), the same rule is tried with the first two
 (three, ...) loops as the row index, and the loop runs over 8 x 512 rows of 512 elements.
+
+Besides a function's top level, the body of each mlc-chain-tiling loop (tagged
+`mlc.chain_tiling`) is fused the same way: its kernels work on one block [1, rows, n], so
+the rows are tried over the first two dims too, and the row loop stays on the thread that
+runs the block.
 """
 
 from __future__ import annotations
