@@ -145,12 +145,12 @@ def test_dropping_parallel_executables_right_after_their_calls():
     import numpy as np, mlc, mlc.lax as lax
     rng = np.random.default_rng(0)
     dot = lambda x, y: lax.dot_general(x, y, (((2,), (2,)), ((0,), (0,))))  # noqa: E731
-    # 8 * 128 * 96 * 72 multiply-adds: above matmul.PARALLEL_MIN_MNK, so on the thread pool
-    a = rng.standard_normal((8, 128, 72)).astype(np.float32)
-    b = rng.standard_normal((8, 96, 72)).astype(np.float32)
+    # 8 * 128 * 96 * 144 multiply-adds: above blas.PACKED_PARALLEL_MIN_MNK, so on the thread pool
+    a = rng.standard_normal((8, 128, 144)).astype(np.float32)
+    b = rng.standard_normal((8, 96, 144)).astype(np.float32)
     assert mlc.jit(dot).lower(a, b).compile().executable.parallel
     for i in range(40):
-        a = rng.standard_normal((8, 128, 72)).astype(np.float32)
+        a = rng.standard_normal((8, 128, 144)).astype(np.float32)
         r = mlc.jit(dot)(a, b)                    # the jit object dies right after its call
         assert np.allclose(r, np.einsum("bmk,bnk->bmn", a, b), atol=1e-3)
     print("ok")

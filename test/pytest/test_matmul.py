@@ -267,6 +267,7 @@ def test_packed_kernel_threads_split_rows_or_columns(monkeypatch):
     """Two threads share the rows of a tall GEMM and the columns of a wide one (M < N),
     including partial panels at each thread's edge (packed: the size rule lowered to 0)."""
     monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)
+    monkeypatch.setattr(blas, "PACKED_PARALLEL_MIN_MNK", 0)
     rng = np.random.default_rng(5)
     for m, k, n in ((301, 40, 50), (7, 90, 517)):
         a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
@@ -287,8 +288,7 @@ def test_packed_kernel_threads_split_batches(lhs_shape, rhs_shape, dims, bits, m
     """Batched GEMMs on two threads: whole matrices a thread when the batches divide evenly
     (one parallel region, each B packed once), rows otherwise; odd M, N, K edges."""
     monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)
-    import mlc.codegen.parallel as parallel
-    monkeypatch.setattr(parallel, "MIN_PARALLEL_ITERATIONS", 0)
+    monkeypatch.setattr(blas, "PACKED_PARALLEL_MIN_MNK", 0)
     rng = np.random.default_rng(sum(lhs_shape) + bits)
     a, b = data(rng, lhs_shape, np.float32), data(rng, rhs_shape, np.float32)
     fn = lambda x, y: lax.dot_general(x, y, dims)  # noqa: E731
@@ -335,9 +335,11 @@ def test_blas_calls_leave_openblas_thread_count_alone(threads):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_matmul_beside_blas(threads, dtype, monkeypatch):
     """Two matmuls in one function, the size rule at 2^23: 129x513x130 is a BLAS call, and
-    67x300x259 (packed by size) is one too on two threads (the function's loops run on one
-    thread beside BLAS: blas._beside_blas), the packed kernel on one. Odd shapes, numpy."""
+    67x300x259 (packed by size, split between threads from 2^22 here) is one too on two
+    threads (the function's loops run on one thread beside BLAS: blas._beside_blas), the
+    packed kernel on one. Odd shapes, numpy."""
     monkeypatch.setattr(blas, "MIN_MNK", 1 << 23)
+    monkeypatch.setattr(blas, "PACKED_PARALLEL_MIN_MNK", 1 << 22)
     rng = np.random.default_rng(11)
     x, wx = data(rng, (67, 300), dtype), data(rng, (300, 259), dtype)
     h, wh = data(rng, (129, 513), dtype), data(rng, (513, 130), dtype)

@@ -61,7 +61,7 @@ rounds against OpenBLAS called the same way; a shared machine):
     OpenBLAS's gemm with M = 1 took 1.1 ms, its gemm with N = 1 12 ms). With BLAS off,
     the packed kernel from PACKED_MIN_MNK (0.79 ms there), the loop nest below it.
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
-    kernel would split between threads (at least parallel.MIN_PARALLEL_ITERATIONS
+    kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
     one thread, where the packed kernel's lead measured on all threads is gone.
   - widened operands (mlc-fold-widening: int8 x int8 -> int32, f16 x f16 -> f32 read as
@@ -309,9 +309,7 @@ def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple,
     narrow integer sources (-1: where the host has it, 0: never, 1: always)."""
     index = ir.IndexType.get()
     offsets = [memref.extract_strided_metadata(x.value)[1] for x in (a, b, out)]
-    from .parallel import MIN_PARALLEL_ITERATIONS  # parallel.py imports this module
-
-    if c.mnk * c.size(c.batch) < MIN_PARALLEL_ITERATIONS:  # as for every kernel (parallel.py)
+    if c.mnk * c.size(c.batch) < PACKED_PARALLEL_MIN_MNK:
         threads = 1
     compute = compute_type(c.element_type)
     pairs = (vnni == 1 or (vnni == -1 and int16_pair_dot(register_bits))) and register_bits in (256, 512) \
@@ -424,6 +422,14 @@ def _block_ops(op) -> list:
 
 MIN_MNK = 1 << 25  # 256 x 256 x 512: below, the packed kernel was faster than the call
 PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when the tile fits
+# The packed kernel splits between threads from this many multiply-adds (every batch's
+# counted). Waking the async runtime's workers and joining them cost 40-70 us on this
+# 2-core VM (AVX-512, p25 of 300 interleaved calls, one thread against two): 4 x 64x32x64
+# 26 against 96 us, 64x128x384 83 against 140, 128x256x128 (2^22) 97 against 136; from
+# 2^23 two won: 8 x 128x64x128 207 against 183, 128x512x256 398 against 295. (It was the
+# elementwise floor, 2^18, so a 64-token attention block ran 0.31 ms against 0.21 on one
+# thread and numpy's 0.24.)
+PACKED_PARALLEL_MIN_MNK = 1 << 23
 FEW_ROWS = 8  # up to this many rows, OpenBLAS from PACKED_MIN_MNK: the 6-row tiles and B's packing pay for little
 
 
@@ -505,7 +511,6 @@ def _beside_blas(candidates: list, threads: int) -> list:
     by the rule -> BLAS, 64x256x1536 -> packed, on one thread beside it): 1.10-1.18 ms,
     numpy 1.03-1.07; both on BLAS 0.90-0.94 ms (AVX-512 host, medians of 300 calls).
     Only where BLAS takes the element type (f32/f64: f16 sums in f32 on the packed kernel)."""
-    from .parallel import MIN_PARALLEL_ITERATIONS  # parallel.py imports this module
 
     if threads <= 1 or not blas_available() or not config.blas_enabled():
         return candidates
@@ -516,7 +521,7 @@ def _beside_blas(candidates: list, threads: int) -> list:
     def moved(op, c: Contraction, choice: str) -> str:
         if (choice == "packed" and _function_of(op) in with_blas and not c.is_vector and not c.widened
                 and isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM
-                and c.mnk * c.size(c.batch) >= MIN_PARALLEL_ITERATIONS):
+                and c.mnk * c.size(c.batch) >= PACKED_PARALLEL_MIN_MNK):
             return "blas"
         return choice
 
