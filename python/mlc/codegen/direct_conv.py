@@ -76,12 +76,20 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
 from ..transforms.pass_base import Pass
-from .blas import _block_ops, _zero_fill_before, compute_type
+from .blas import PACKED_PARALLEL_MIN_MNK, _block_ops, _zero_fill_before, compute_type
 from .loops import in_parts
 from .packed_gemm import (Blocking, Operand, _convert, _for, _index, _mul_add, _narrow, _pack,
                           _update_c, _zero, blocking)
 from .target import num_threads, vector_register_bits
 from .views import view_root
+
+# A depthwise kernel splits between threads from this many multiply-adds (a dense one from
+# blas.PACKED_PARALLEL_MIN_MNK). Measured, p25 of 300 interleaved calls, one thread against
+# two: (1, 56, 56, 32) 3x3 36 against 74 us (2^19.8), (4, 56, 56, 64) 235 against 177
+# (2^22.8); dense (1, 14, 14, 16) 3x3 -> 16 18 against 72 us, (1, 28, 28, 32) -> 32 (2^22.8)
+# 134 against 152, (4, 28, 28, 32) (2^24.8) 530 against 366. Depthwise work moves more
+# bytes per multiply-add, so it pays to split sooner.
+DEPTHWISE_PARALLEL_MIN_MACS = 1 << 21
 
 MARK = "mlc.direct_conv"  # on the packed weight buffer / the depthwise output stores (for tests and readers)
 OP = "linalg.conv_2d_nhwc_hwcf"
@@ -277,9 +285,7 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
     o_meta = memref.extract_strided_metadata(ob)
     c_view = Operand(ob, o_meta[1], lay.o[2], 1).view(s.pixels, s.co)
 
-    from .parallel import MIN_PARALLEL_ITERATIONS  # parallel.py imports blas, which this module imports
-
-    if s.pixels * s.co * k < MIN_PARALLEL_ITERATIONS:
+    if s.pixels * s.co * k < PACKED_PARALLEL_MIN_MNK:  # as for a GEMM's multiply-adds
         threads = 1
     units = -(-s.pixels // bl.mr)
     chunk = -(-units // max(1, min(threads, units))) * bl.mr
@@ -472,9 +478,7 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
     tail = s.ci % bl.nr  # channels in the last chunk (0: whole)
     emitter = _EpilogueEmitter(epilogue, bl.lanes) if epilogue is not None and overwrite else None
 
-    from .parallel import MIN_PARALLEL_ITERATIONS  # parallel.py imports blas, which this module imports
-
-    if s.pixels * s.ci * s.kh * s.kw < MIN_PARALLEL_ITERATIONS:
+    if s.pixels * s.ci * s.kh * s.kw < DEPTHWISE_PARALLEL_MIN_MACS:
         threads = 1
     units = -(-s.pixels // bl.mr)
     chunk = -(-units // max(1, min(threads, units))) * bl.mr
@@ -602,7 +606,7 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
         ow_hi = (s.w - 1 - (s.kw - 1) * dw + pad[1]) // sw
         inner = max(0, min(ow_hi, s.ow - 1) - ow_lo + 1) // bl.mr * bl.mr
         rows = s.n * s.oh
-        if s.pixels * s.ci * s.kh * s.kw < MIN_PARALLEL_ITERATIONS:
+        if s.pixels * s.ci * s.kh * s.kw < DEPTHWISE_PARALLEL_MIN_MACS:
             threads = 1
         row_chunk = -(-rows // max(1, min(threads, rows)))
         row_parts = -(-rows // row_chunk)
