@@ -167,7 +167,7 @@ def test_rank3_softmax_temporaries_are_one_row():
 def test_destroying_a_parallel_executable_keeps_the_others_working():
     """Regression: the async runtime is process-wide; an engine's destruction must not take
     it down under the other engines (it used to crash their next parallel loop)."""
-    x = np.random.default_rng(1).standard_normal((1024, 512)).astype(np.float32)
+    x = np.random.default_rng(1).standard_normal((1024, 1024)).astype(np.float32)  # parallel work
     first = mlc.jit(lambda a: mnp.tanh(a) + 1.0)
     first(x)
     second = mlc.jit(lambda a: mnp.exp(a) * 2.0)

@@ -370,7 +370,7 @@ class TileMatmul(Pass):
                     # The thread loop (an scf.forall: M, or every tile with an epilogue)
                     # cannot be peeled: a matmul with a remainder there runs on one thread.
                     parallel = (threads > 1 and not inside_parallel_loop(op) and c.mnk * c.size(c.batch) >= PARALLEL_MIN_MNK
-                                and worth_parallel(["parallel"], [tiles, c.mnk // tiles])
+                                and tiles >= 2
                                 and not (peel if epilogue is not None else m in peel))
                     init = op.operands[2].owner if isinstance(op.operands[2].owner, (ir.OpView, ir.Operation)) else None
                     init = init.operation if init is not None else None

@@ -54,7 +54,7 @@ from .blas import blas_takes
 from .chain_tiling import TAG as CHAIN_TAG
 from .contraction import match_contraction
 from .loops import inside_parallel_loop
-from .parallel import worth_parallel
+from .parallel import body_cost, worth_parallel
 from .target import num_threads
 from .views import view_root
 
@@ -346,7 +346,7 @@ class RowFusion(Pass):
         threads = self.threads_or_default()
         rows = group.count
         parallel = (threads > 1 and not inside_parallel_loop(first)
-                    and worth_parallel(["parallel"], [rows, largest // rows]))
+                    and worth_parallel(["parallel"], [rows, largest // rows], body_cost(*group.kernels)))
         index = ir.IndexType.get()
         tag = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), rows)
         with ir.InsertionPoint(first), first.location:

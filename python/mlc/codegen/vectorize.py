@@ -47,7 +47,7 @@ from mlir.dialects import arith, memref, scf, vector
 
 from ..transforms.pass_base import Pass
 from .loops import for_range, forall, inside_parallel_loop, nested_for
-from .parallel import MIN_PARALLEL_ITERATIONS, chunk_size, worth_parallel
+from .parallel import body_cost, chunk_size, worth_parallel, worth_work
 from .row_fusion import TAG as ROW_FUSION_TAG
 from .target import last_level_cache_bytes, num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
@@ -183,7 +183,7 @@ def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
     # accumulator of the same 16 lanes then takes four).
     lanes = register_bits * _REGISTERS_PER_VECTOR // min(bits)
     parallel_tile = 0
-    if threads > 1 and worth_parallel(iterators, extents):
+    if threads > 1 and worth_parallel(iterators, extents, body_cost(op)):
         parallel_tile = 1 if rank > 1 else chunk_size(extent, lanes, threads)
     outer = (1,) * innermost
     if parallel_tile > 1:  # a 1-D kernel in chunks: each chunk's vectors may be partial
@@ -473,7 +473,7 @@ def row_reduction_plan(op, register_bits: int, threads: int = 1) -> RowPlan | No
         total *= e
     outer = total // n
     chunks = 0
-    if threads > 1 and total >= MIN_PARALLEL_ITERATIONS and rank > 1 and outer >= 2:
+    if threads > 1 and worth_work(total, body_cost(op)) and rank > 1 and outer >= 2:
         chunks = min(outer, 4 * threads)
     return RowPlan(lanes, chunks, reduce=True)
 
@@ -537,7 +537,7 @@ def row_plan(op, register_bits: int, threads: int = 1, llc_bytes: int | None = N
     full = n - n % lanes if n > lanes else 0
     outer = total // n
     chunks = 0
-    if threads > 1 and total >= MIN_PARALLEL_ITERATIONS:
+    if threads > 1 and worth_work(total, body_cost(op)):
         units = outer if rank > 1 else full // lanes  # rows, or a 1-D kernel's vectors
         if units >= 2:
             chunks = min(units, 4 * threads)
