@@ -5,7 +5,7 @@
 // RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 min-mnk=262144" | FileCheck %s
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1" | FileCheck %s --check-prefix=OFF
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
-// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=8388608" | FileCheck %s --check-prefix=BESIDE
+// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=16777216" | FileCheck %s --check-prefix=BESIDE
 // RUN: mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=1 vnni=1" | FileCheck %s --check-prefix=VNNI
 // RUN: mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 vnni=0" | FileCheck %s --check-prefix=NOVNNI
 
@@ -193,14 +193,14 @@ func.func @matrix_vector(%a: memref<64x32xf32>, %x: memref<32xf32>, %y: memref<6
 
 // -----
 
-// Beside BLAS: with 2 threads and the size rule at 2^23, the 128x256x256 matmul is a call
-// and the 128x256x128 one (2^22: packed, split between threads) would run on one thread
-// beside it (mlc-sequential-beside-blas), so it is a call too. Alone in its function the
-// same matmul keeps the packed kernel on both threads.
+// Beside BLAS: with 2 threads and the size rule at 2^24, the 128x256x512 matmul is a call
+// and the 128x256x256 one (2^23: packed, split between threads from 2^23) would run on one
+// thread beside it (mlc-sequential-beside-blas), so it is a call too. Alone in its function
+// the same matmul keeps the packed kernel on both threads.
 // BESIDE-LABEL: func @two_matmuls
 // BESIDE-NOT: mlc.packed_gemm
-// BESIDE: call @scipy_cblas_sgemm64_({{.*}}, %c128{{.*}}, %c128{{.*}}, %c256{{.*}},
 // BESIDE: call @scipy_cblas_sgemm64_({{.*}}, %c128{{.*}}, %c256{{.*}}, %c256{{.*}},
+// BESIDE: call @scipy_cblas_sgemm64_({{.*}}, %c128{{.*}}, %c256{{.*}}, %c512{{.*}},
 // BESIDE-NOT: mlc.packed_gemm
 // BESIDE-LABEL: func @alone
 // BESIDE-NOT: call
@@ -209,17 +209,17 @@ func.func @matrix_vector(%a: memref<64x32xf32>, %x: memref<32xf32>, %y: memref<6
 #am = affine_map<(m, n, k) -> (m, k)>
 #bm = affine_map<(m, n, k) -> (k, n)>
 #cm = affine_map<(m, n, k) -> (m, n)>
-func.func @two_matmuls(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<128x128xf32>,
-                       %v: memref<256x256xf32>, %z: memref<128x256xf32>) {
+func.func @two_matmuls(%x: memref<128x256xf32>, %w: memref<256x256xf32>, %y: memref<128x256xf32>,
+                       %x2: memref<128x512xf32>, %v: memref<512x256xf32>, %z: memref<128x256xf32>) {
   linalg.generic {indexing_maps = [#am, #bm, #cm], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %w : memref<128x256xf32>, memref<256x128xf32>) outs(%y : memref<128x128xf32>) {
+      ins(%x, %w : memref<128x256xf32>, memref<256x256xf32>) outs(%y : memref<128x256xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [#am, #bm, #cm], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %v : memref<128x256xf32>, memref<256x256xf32>) outs(%z : memref<128x256xf32>) {
+      ins(%x2, %v : memref<128x512xf32>, memref<512x256xf32>) outs(%z : memref<128x256xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
@@ -227,9 +227,9 @@ func.func @two_matmuls(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: mem
   }
   return
 }
-func.func @alone(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<128x128xf32>) {
+func.func @alone(%x: memref<128x256xf32>, %w: memref<256x256xf32>, %y: memref<128x256xf32>) {
   linalg.generic {indexing_maps = [#am, #bm, #cm], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %w : memref<128x256xf32>, memref<256x128xf32>) outs(%y : memref<128x128xf32>) {
+      ins(%x, %w : memref<128x256xf32>, memref<256x256xf32>) outs(%y : memref<128x256xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32

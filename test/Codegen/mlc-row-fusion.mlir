@@ -12,7 +12,7 @@
 // CHECK:   scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NOT: memref.alloca
 // CHECK:     linalg.fill {{.*}}outs(%{{.*}} : memref<1xf32, strided<[1], offset: ?>>)
-// CHECK:     memref.subview %{{.*}}[%[[R]], 0] [1, 256] [1, 1]
+// CHECK:     memref.subview %{{.*}}[%[[R]], 0] [1, 1024] [1, 1]
 // CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
 // CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK: } {mlc.row_fusion = 4096 : i64}
@@ -23,18 +23,18 @@
 // ONE: } {mlc.row_fusion = 4096 : i64}
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-func.func @max_then_subtract(%x: memref<4096x256xf32>, %out: memref<4096x256xf32>) {
+func.func @max_then_subtract(%x: memref<4096x1024xf32>, %out: memref<4096x1024xf32>) {
   %ninf = arith.constant 0xFF800000 : f32
   %m = memref.alloc() : memref<4096xf32>
   linalg.fill ins(%ninf : f32) outs(%m : memref<4096xf32>)
   linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<4096x256xf32>) outs(%m : memref<4096xf32>) {
+      ins(%x : memref<4096x1024xf32>) outs(%m : memref<4096xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %r = arith.maximumf %a, %acc : f32
     linalg.yield %r : f32
   }
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %m : memref<4096x256xf32>, memref<4096xf32>) outs(%out : memref<4096x256xf32>) {
+      ins(%x, %m : memref<4096x1024xf32>, memref<4096xf32>) outs(%out : memref<4096x1024xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
     %r = arith.subf %a, %b : f32
     linalg.yield %r : f32

@@ -13,7 +13,7 @@
 // THREADS-LABEL: func @elementwise
 // THREADS-NOT: scf.forall
 // THREADS-LABEL: func @big_rows
-// THREADS: scf.forall (%{{.*}}) in (1024)
+// THREADS: scf.forall (%{{.*}}) in (4096)
 // THREADS: scf.for %{{.*}} to %{{.*}} step %c[[$F32]]
 // THREADS-LABEL: func @big_vector
 // THREADS: scf.forall (%{{.*}}) in (8)
@@ -140,13 +140,14 @@ func.func @select_reduction(%x: memref<64xf32>, %best: memref<f32>) {
 
 // -----
 
-// Big enough to share: rows go to threads (scf.forall over the outer loop).
+// Big enough to share (2^22 iterations of a one-op body: parallel.PARALLEL_MIN_WORK): rows
+// go to threads (scf.forall over the outer loop).
 // CHECK-LABEL: func @big_rows
 // CHECK-NOT: scf.forall
 #b = affine_map<(d0, d1) -> (d0, d1)>
-func.func @big_rows(%x: memref<1024x256xf32>, %y: memref<1024x256xf32>) {
+func.func @big_rows(%x: memref<4096x1024xf32>, %y: memref<4096x1024xf32>) {
   linalg.generic {indexing_maps = [#b, #b], iterator_types = ["parallel", "parallel"]}
-      ins(%x : memref<1024x256xf32>) outs(%y : memref<1024x256xf32>) {
+      ins(%x : memref<4096x1024xf32>) outs(%y : memref<4096x1024xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = arith.mulf %a, %a : f32
     linalg.yield %r : f32
@@ -159,9 +160,9 @@ func.func @big_rows(%x: memref<1024x256xf32>, %y: memref<1024x256xf32>) {
 // A big 1-D kernel is split into chunks (about four per thread, a divisor of the extent).
 // CHECK-LABEL: func @big_vector
 #v = affine_map<(d0) -> (d0)>
-func.func @big_vector(%x: memref<262144xf32>, %y: memref<262144xf32>) {
+func.func @big_vector(%x: memref<4194304xf32>, %y: memref<4194304xf32>) {
   linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
-      ins(%x : memref<262144xf32>) outs(%y : memref<262144xf32>) {
+      ins(%x : memref<4194304xf32>) outs(%y : memref<4194304xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = arith.mulf %a, %a : f32
     linalg.yield %r : f32
@@ -272,19 +273,19 @@ func.func @gather_rows(%ids: memref<4xi32>, %table: memref<100x40xf32>, %y: memr
 // THREADS-LABEL: func @gather_rows_big
 // THREADS: scf.forall (%[[C:.*]]) in (8) {
 // THREADS: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// THREADS: memref.load %{{.*}}[%[[R]]] : memref<256xi32>
+// THREADS: memref.load %{{.*}}[%[[R]]] : memref<2048xi32>
 // THREADS: scf.for %{{.*}} step %c[[$F32]]{{[_0-9]*}} {
 // THREADS: vector.transfer_read {{.*}} : memref<1000x1024xf32>, vector<[[$F32]]xf32>
 // THREADS-NOT: nontemporal
 #gb = affine_map<(d0, d1) -> (d0, d1)>
-func.func @gather_rows_big(%ids: memref<256xi32>, %table: memref<1000x1024xf32>, %y: memref<256x1024xf32>) {
+func.func @gather_rows_big(%ids: memref<2048xi32>, %table: memref<1000x1024xf32>, %y: memref<2048x1024xf32>) {
   %c0 = arith.constant 0 : index
   %c999 = arith.constant 999 : index
-  linalg.generic {indexing_maps = [#gb], iterator_types = ["parallel", "parallel"]} outs(%y : memref<256x1024xf32>) {
+  linalg.generic {indexing_maps = [#gb], iterator_types = ["parallel", "parallel"]} outs(%y : memref<2048x1024xf32>) {
   ^bb0(%o: f32):
     %i = linalg.index 0 : index
     %j = linalg.index 1 : index
-    %id = memref.load %ids[%i] : memref<256xi32>
+    %id = memref.load %ids[%i] : memref<2048xi32>
     %x = arith.index_cast %id : i32 to index
     %lo = arith.maxsi %x, %c0 : index
     %row = arith.minsi %lo, %c999 : index
@@ -319,20 +320,20 @@ func.func @gather_columns(%rows: memref<3xindex>, %cols: memref<64xindex>, %x: m
 
 // -----
 
-// A kernel that moves at least twice the last-level cache (here cache-bytes=262144: 2 MB
+// A kernel that moves at least twice the last-level cache (here cache-bytes=262144: 32 MB
 // moved) stores non-temporally when its output is aligned to a register (checked at run
 // time, ordinary stores otherwise), and fences each thread's share. With the host's cache
 // (the other RUN lines, cache-bytes=1 GiB) the same kernel is an ordinary one.
 // STREAM-LABEL: func @stream
-// STREAM: %[[P:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<262144xf32> -> index
+// STREAM: %[[P:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<4194304xf32> -> index
 // STREAM: %[[ALIGNED:.*]] = arith.cmpi eq
 // STREAM: scf.forall (%{{.*}}) in (8) {
 // STREAM: scf.if %[[ALIGNED]] {
 // STREAM: scf.for %{{.*}} step %c16{{[_0-9]*}} {
-// STREAM: vector.store %{{.*}} {alignment = 32 : i64, nontemporal = true} : memref<262144xf32>, vector<16xf32>
+// STREAM: vector.store %{{.*}} {alignment = 32 : i64, nontemporal = true} : memref<4194304xf32>, vector<16xf32>
 // STREAM: } else {
 // STREAM: scf.for %{{.*}} step %c16{{[_0-9]*}} {
-// STREAM: vector.transfer_write %{{.*}} : vector<16xf32>, memref<262144xf32>
+// STREAM: vector.transfer_write %{{.*}} : vector<16xf32>, memref<4194304xf32>
 // STREAM: llvm.call_intrinsic "llvm.x86.sse.sfence"
 // CHECK-LABEL: func @stream
 // CHECK-NOT: nontemporal
@@ -342,9 +343,9 @@ func.func @gather_columns(%rows: memref<3xindex>, %cols: memref<64xindex>, %x: m
 // THREADS: return
 #st = affine_map<(d0) -> (d0)>
 #st0 = affine_map<(d0) -> ()>
-func.func @stream(%x: memref<262144xf32>, %s: memref<f32>, %y: memref<262144xf32>) {
+func.func @stream(%x: memref<4194304xf32>, %s: memref<f32>, %y: memref<4194304xf32>) {
   linalg.generic {indexing_maps = [#st, #st0, #st], iterator_types = ["parallel"]}
-      ins(%x, %s : memref<262144xf32>, memref<f32>) outs(%y : memref<262144xf32>) {
+      ins(%x, %s : memref<4194304xf32>, memref<f32>) outs(%y : memref<4194304xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
     %r = arith.mulf %a, %b : f32
     linalg.yield %r : f32
