@@ -40,6 +40,7 @@ from mlir.dialects import arith, linalg, scf, tensor
 
 from ..transforms.pass_base import Pass
 from .contraction import match_contraction
+from .loops import uses_dim
 from .target import last_level_cache_bytes, num_threads
 
 # Marks the loops this pass makes (mlc-row-fusion fuses the row kernels in their bodies).
@@ -74,20 +75,12 @@ def _positions(amap: ir.AffineMap, loops: list[int]) -> list[int | None] | None:
             if isinstance(expr, ir.AffineDimExpr):
                 if expr.position == loop:
                     where.append(i)
-            elif _mentions(expr, loop):
+            elif uses_dim(expr, loop):
                 return None
         if len(where) > 1:
             return None
         found.append(where[0] if where else None)
     return found
-
-
-def _mentions(expr: ir.AffineExpr, loop: int) -> bool:
-    if isinstance(expr, ir.AffineDimExpr):
-        return expr.position == loop
-    if isinstance(expr, ir.AffineBinaryExpr):
-        return _mentions(expr.lhs, loop) or _mentions(expr.rhs, loop)
-    return False
 
 
 def _producer(value: ir.Value):

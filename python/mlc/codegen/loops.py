@@ -74,3 +74,12 @@ def inside_parallel_loop(op) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+def uses_dim(expr: ir.AffineExpr, dim: int) -> bool:
+    """Whether an affine expression depends on loop `dim` (d0 + d1 uses both)."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return expr.position == dim
+    if isinstance(expr, ir.AffineBinaryExpr):
+        return uses_dim(expr.lhs, dim) or uses_dim(expr.rhs, dim)
+    return False

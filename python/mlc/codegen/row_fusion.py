@@ -53,7 +53,7 @@ from ..transforms.pass_base import Pass
 from .blas import blas_takes
 from .chain_tiling import TAG as CHAIN_TAG
 from .contraction import match_contraction
-from .loops import inside_parallel_loop
+from .loops import inside_parallel_loop, uses_dim
 from .parallel import body_cost, worth_parallel
 from .target import num_threads
 from .views import view_root
@@ -112,7 +112,7 @@ def _row_maps(op, depth: int = 1) -> list[tuple[ir.Value, bool, object]] | None:
 def _placement(results: list, depth: int):
     """An operand's placement (see _row_maps) from its indexing map's results, or None when
     a dimension mixes a row loop with others (d0 + d1)."""
-    rows_used = [any(_uses_dim(e, k) for k in range(depth)) for e in results]
+    rows_used = [any(uses_dim(e, k) for k in range(depth)) for e in results]
     if not any(rows_used):
         return False
     if (len(results) >= depth and all(isinstance(e, ir.AffineDimExpr) and e.position == k
@@ -136,15 +136,6 @@ def _body_is_position_free(op) -> bool:
     memref.load in the body, as in a gather, addresses the whole buffer.)"""
     return all(inner.operation.name.startswith(("arith.", "math.")) or inner.operation.name == "linalg.yield"
                for inner in op.regions[0].blocks[0].operations)
-
-
-def _uses_dim(expr: ir.AffineExpr, dim: int) -> bool:
-    """Whether an affine expression depends on loop `dim` (d0 + d1 uses both)."""
-    if isinstance(expr, ir.AffineDimExpr):
-        return expr.position == dim
-    if isinstance(expr, ir.AffineBinaryExpr):
-        return _uses_dim(expr.lhs, dim) or _uses_dim(expr.rhs, dim)
-    return False
 
 
 def _loop_count(op) -> int:
