@@ -185,7 +185,6 @@ def tile_chain(chain: _Chain, block: int) -> None:
     """Replaces the chain by an scf.forall over (batch..., M / block) of tile-sized copies of
     its ops; the last op's tiles are inserted into its result."""
     last = chain.last
-    index = ir.IndexType.get()
     steps = [1] * (len(chain.extents) - 1) + [block]
     sizes = steps
     n_inputs = len(last.operands) - len(last.results)
@@ -244,9 +243,6 @@ def tile_chain(chain: _Chain, block: int) -> None:
         _erase_if_unused(op)
 
 
-_DYNAMIC = -9223372036854775808  # ShapedType's dynamic offset marker
-
-
 def _window(shape, where, ivs, sizes):
     """(dynamic offsets, static offsets, static sizes) of the tile of a tensor of `shape` whose
     tiled dims sit at positions `where` (None: not tiled)."""
@@ -254,7 +250,7 @@ def _window(shape, where, ivs, sizes):
     for position, iv, size in zip(where, ivs, sizes):
         if position is not None:
             offsets.append((position, iv))
-            static_offsets[position] = _DYNAMIC
+            static_offsets[position] = ir.ShapedType.get_dynamic_stride_or_offset()
             static_sizes[position] = size
     return [iv for _, iv in sorted(offsets)], static_offsets, static_sizes
 
