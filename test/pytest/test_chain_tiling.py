@@ -177,3 +177,26 @@ def test_attention_gradient_is_not_tiled_and_stays_right(small_chains):
             args[arg][index] -= 2 * eps
             down = float(loss(*[mnp.asarray(a) for a in args]))
             assert abs(got[index] - (up - down) / (2 * eps)) < 1e-5 * max(1.0, abs(got[index]))
+
+
+@pytest.mark.parametrize("blas", [True, False])
+def test_chain_beside_a_blas_call_is_left_alone(blas, small_chains):
+    """A function that calls OpenBLAS runs its loops on one thread, so a tiled chain would
+    lose both cores: with a BLAS-sized product beside it the chain stays unfused (its own
+    products may then be calls too); with BLAS off it is tiled. Both right."""
+    from mlc import CompileOptions
+    from mlc.codegen.blas import blas_available
+    if blas and not blas_available():
+        pytest.skip("needs numpy's OpenBLAS")
+    rng = np.random.default_rng(10)
+    q, k, v = (rng.standard_normal((4, 64, 16)).astype(np.float32) for _ in range(3))
+    x, w = rng.standard_normal((256, 512)).astype(np.float32), rng.standard_normal((512, 512)).astype(np.float32)
+
+    def f(q, k, v, x, w):
+        return _attention(False)(q, k, v), x @ w
+    fn = mlc.jit(f, options=CompileOptions(blas=blas))
+    text = fn.lower(q, k, v, x, w).as_text("buffers")
+    assert ("mlc.chain_tiling" in text) == (not blas)
+    got, product = fn(q, k, v, x, w)
+    np.testing.assert_allclose(got, _attention_np(q, k, v), rtol=2e-5, atol=2e-5)
+    np.testing.assert_allclose(product, x.astype(np.float64) @ w, rtol=1e-4, atol=1e-3)
