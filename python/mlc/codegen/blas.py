@@ -95,7 +95,7 @@ from ..runtime.libraries import find_blas
 from ..transforms.pass_base import Pass
 from .contraction import Contraction, match_contraction, register_tile
 from .externs import declare_external
-from .loops import in_parts, inside_parallel_loop, nested_for
+from .loops import delinearize, in_parts, inside_parallel_loop, nested_for
 from .packed_gemm import GemmProblem, Operand, blocking, emit_gemm
 from .target import int16_pair_dot, num_threads, vector_register_bits
 
@@ -309,13 +309,13 @@ def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple,
     narrow integer sources (-1: where the host has it, 0: never, 1: always)."""
     index = ir.IndexType.get()
     offsets = [memref.extract_strided_metadata(x.value)[1] for x in (a, b, out)]
-    if c.mnk * c.size(c.batch) < PACKED_PARALLEL_MIN_MNK:
+    batches = c.size(c.batch)
+    if c.mnk * batches < PACKED_PARALLEL_MIN_MNK:
         threads = 1
     compute = compute_type(c.element_type)
     pairs = (vnni == 1 or (vnni == -1 and int16_pair_dot(register_bits))) and register_bits in (256, 512) \
         and all(_fits_int16(x.value, x.value in unsigned) for x in (a, b)) \
         and isinstance(compute, ir.IntegerType) and compute.width == 32
-    batches = c.size(c.batch)
     by_batch = threads > 1 and _split_batches(batches, c.size(m), c.size(n), threads, register_bits, compute)
     problem = GemmProblem(c.size(m), c.size(n), c.size(c.k), compute, register_bits,
                           1 if by_batch else threads, beta_zero, pairs)
@@ -340,7 +340,7 @@ def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple,
             hi = arith.minui(arith.addi(lo, arith.constant(index, chunk)), arith.constant(index, batches))
             loop = scf.ForOp(lo, hi, arith.constant(index, 1))
             with ir.InsertionPoint(loop.body):
-                gemm(_delinearize(loop.induction_variable, extents))
+                gemm(tuple(delinearize(loop.induction_variable, extents)))
                 scf.YieldOp([])
         in_parts(-(-batches // chunk), part)
     elif c.batch:
@@ -360,16 +360,6 @@ def _split_batches(batches: int, m: int, n: int, threads: int, register_bits: in
     units = max(-(-m // bl.mr), -(-n // bl.nr))
     even_rows = units / (threads * -(-units // threads))
     return even_batches >= even_rows
-
-
-def _delinearize(flat: ir.Value, extents: list[int]) -> tuple:
-    """The batch indices (outermost first) of a linear index over `extents`."""
-    index = ir.IndexType.get()
-    ivs = []
-    for extent in reversed(extents):
-        ivs.append(arith.remui(flat, arith.constant(index, extent)))
-        flat = arith.divui(flat, arith.constant(index, extent))
-    return tuple(reversed(ivs))
 
 
 def _fits_int16(buffer: ir.Value, unsigned: bool) -> bool:

@@ -38,7 +38,9 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 
+from ..dialects.hlo.types import byte_size
 from ..transforms.pass_base import Pass
+from ..transforms.patterns import producer
 from .blas import strategy
 from .contraction import match_contraction
 from .loops import uses_dim
@@ -84,25 +86,33 @@ def _positions(amap: ir.AffineMap, loops: list[int]) -> list[int | None] | None:
     return found
 
 
-def _producer(value: ir.Value):
-    owner = value.owner
-    return owner if isinstance(owner, (ir.OpView, ir.Operation)) else None
-
-
 def _is_init(value: ir.Value) -> bool:
     """tensor.empty, or a linalg.fill of one: made per tile instead of sliced."""
-    op = _producer(value)
+    op = producer(value)
     if op is None:
         return False
     if op.name == "tensor.empty":
         return True
-    return op.name == "linalg.fill" and _producer(op.operands[1]) is not None \
-        and _producer(op.operands[1]).name == "tensor.empty"
+    return op.name == "linalg.fill" and producer(op.operands[1], "tensor.empty") is not None
+
+
+def _producer_loops(op, value: ir.Value, where: list[int]) -> list[int] | None:
+    """The loops of generic `op` that write positions `where` of its result `value` (one per
+    tiled dim), or None unless each is a plain parallel loop."""
+    result = list(op.results).index(value)
+    out_map = _maps(op)[len(op.operands) - len(op.results) + result]
+    iterators = [str(a) for a in op.attributes["iterator_types"]]
+    loops = []
+    for pos in where:
+        expr = out_map.results[pos]
+        if not isinstance(expr, ir.AffineDimExpr) or "parallel" not in iterators[expr.position]:
+            return None
+        loops.append(expr.position)
+    return loops
 
 
 def _bytes(value: ir.Value) -> int:
-    t = ir.RankedTensorType(value.type)
-    return math.prod(t.shape) * max(1, t.element_type.width // 8)
+    return byte_size(value.type)
 
 
 def find_chain(last) -> _Chain | None:
@@ -123,31 +133,18 @@ def find_chain(last) -> _Chain | None:
             where = _positions(amap, loops)
             if where is None:
                 return None
-            producer = _producer(value)
-            producer = producer.operation if producer is not None else None
-            if (i >= n_inputs or producer is None or producer.name != "linalg.generic"
-                    or producer.block != block or None in where):
+            owner = producer(value)
+            owner = owner.operation if owner is not None else None
+            if (i >= n_inputs or owner is None or owner.name != "linalg.generic"
+                    or owner.block != block or None in where):
                 continue
-            if producer in chain.loops:
+            if owner in chain.loops:
                 continue
-            result = list(producer.results).index(value)
-            out_map = _maps(producer)[len(producer.operands) - len(producer.results) + result]
-            iterators = [str(a) for a in producer.attributes["iterator_types"]]
-            own = []
-            for pos in where:
-                expr = out_map.results[pos]
-                if not isinstance(expr, ir.AffineDimExpr):
-                    own = None
-                    break
-                loop = expr.position
-                if "parallel" not in iterators[loop]:
-                    own = None
-                    break
-                own.append(loop)
+            own = _producer_loops(owner, value, where)
             if own is None:
                 continue  # read whole, materialized before the chain
-            chain.loops[producer] = own
-            pending.append(producer)
+            chain.loops[owner] = own
+            pending.append(owner)
     ops = set(chain.loops)
     for op in ops:
         if not all(ir.RankedTensorType(r.type).has_static_shape for r in op.results):
@@ -191,8 +188,8 @@ def tile_chain(chain: _Chain, block: int) -> None:
     n_inputs = len(last.operands) - len(last.results)
     out = last.operands[n_inputs]
     fill = None
-    if _is_init(out) and _producer(out).name == "linalg.fill":
-        fill = _producer(out)
+    if _is_init(out) and producer(out).name == "linalg.fill":
+        fill = producer(out)
         shared = fill.operands[1]
     else:
         shared = out
@@ -278,7 +275,7 @@ def _tile_init(value: ir.Value, where, sizes) -> ir.Value:
     """A tile-sized tensor.empty, filled as `value`'s fill was."""
     t = _tile_type(value.type, where, sizes)
     empty = tensor.EmptyOp(t.shape, t.element_type).result
-    op = _producer(value)
+    op = producer(value)
     return _refill(op, empty) if op.name == "linalg.fill" else empty
 
 
@@ -315,7 +312,7 @@ def _erase_if_unused(op) -> None:
         return
     op = op.operation
     if all(not list(r.uses) for r in op.results):
-        feeds = [v.owner for v in op.operands if _producer(v) is not None]
+        feeds = [v.owner for v in op.operands if producer(v) is not None]
         op.erase()
         for f in feeds:
             if f.name in ("tensor.empty", "linalg.fill"):

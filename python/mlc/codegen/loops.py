@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Sequence
 
 from mlir import ir
@@ -83,3 +84,17 @@ def uses_dim(expr: ir.AffineExpr, dim: int) -> bool:
     if isinstance(expr, ir.AffineBinaryExpr):
         return uses_dim(expr.lhs, dim) or uses_dim(expr.rhs, dim)
     return False
+
+
+def delinearize(flat: ir.Value, shape: Sequence[int]) -> list[ir.Value]:
+    """The indices of position `flat` in `shape`, row-major (outermost first): [flat] for one
+    dimension, else ((b, s) = (flat / S, flat % S))."""
+    if len(shape) == 1:
+        return [flat]
+    index = ir.IndexType.get()
+    indices, stride = [], math.prod(shape)
+    for size in shape:
+        stride //= size
+        position = arith.divui(flat, arith.constant(index, stride)) if stride > 1 else flat
+        indices.append(arith.remui(position, arith.constant(index, size)) if indices else position)
+    return indices

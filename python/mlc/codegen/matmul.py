@@ -53,7 +53,6 @@ from ..transforms.pass_base import Pass
 from .blas import compute_type, strategy
 from .contraction import Contraction, match_contraction, register_tile, remainders
 from .loops import inside_parallel_loop
-from .parallel import worth_parallel
 from .target import num_threads, vector_register_bits
 from .transform_script import apply_transform_script, drop_attributes
 
@@ -286,7 +285,7 @@ def fold_broadcast_operands(module: ir.Operation) -> None:
 EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
 
 # The register tiles may be shared between threads from this many multiply-adds, every
-# batch's counted (and when parallel.worth_parallel says so; 0: whenever it does). Measured
+# batch's counted (when there are two M tiles or more; 0: whenever there are). Measured
 # (2 shared cores, f32, median of 400 calls, best of 3 rounds): at 2^21 (64x128x256, 128^3)
 # two threads took 126-221 us against 132-163 on one, with or without an epilogue; at 2^22
 # (128x256x128) 173-191 against 260-273. A parallel tile loop also costs about 0.13 s of

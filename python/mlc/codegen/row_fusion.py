@@ -53,7 +53,7 @@ from ..transforms.pass_base import Pass
 from .blas import blas_takes
 from .chain_tiling import TAG as CHAIN_TAG
 from .contraction import match_contraction
-from .loops import inside_parallel_loop, uses_dim
+from .loops import delinearize, inside_parallel_loop, uses_dim
 from .parallel import body_cost, worth_parallel
 from .target import num_threads
 from .views import view_root
@@ -256,20 +256,6 @@ def _elements(value: ir.Value) -> int:
     return math.prod(ir.MemRefType(value.type).shape)
 
 
-def _row_indices(row: ir.Value, shape: tuple) -> list[ir.Value]:
-    """The indices of row number `row` in a row shape: [row] for one dimension, else its
-    position in row-major order ((b, s) = (row / S, row % S))."""
-    if len(shape) == 1:
-        return [row]
-    index = ir.IndexType.get()
-    indices, stride = [], math.prod(shape)
-    for size in shape:
-        stride //= size
-        position = arith.divui(row, arith.constant(index, stride)) if stride > 1 else row
-        indices.append(arith.remui(position, arith.constant(index, size)) if indices else position)
-    return indices
-
-
 def _row_slice(value: ir.Value, row: list[ir.Value]) -> ir.Value:
     """value[row..., :, ...]: the row's subview, its leading dimensions of size one."""
     t = ir.MemRefType(value.type)
@@ -358,7 +344,7 @@ class RowFusion(Pass):
                 loop.attributes[TAG] = tag
         body = loop.regions[0].blocks[0]
         with ir.InsertionPoint(body), first.location:
-            row = _row_indices(body.arguments[0], group.rows)
+            row = delinearize(body.arguments[0], group.rows)
             terminator = scf.YieldOp([])
         for kernel in group.kernels:
             kernel.move_before(terminator.operation)

@@ -41,14 +41,8 @@ def _shrinks(op) -> bool:
 
 def _regather(op, operand: ir.Value, indices: ir.Value | None = None, **changed) -> ir.Value:
     """`op`'s gather (same dimension numbers unless `changed`) of another operand."""
-    a = dict(attrs(op))
-    a.update(changed)
-    return hlo.gather(operand, op.operands[1] if indices is None else indices,
-                      offset_dims=a["offset_dims"], collapsed_slice_dims=a["collapsed_slice_dims"],
-                      start_index_map=a["start_index_map"], index_vector_dim=a["index_vector_dim"],
-                      slice_sizes=a["slice_sizes"], operand_batching_dims=a.get("operand_batching_dims"),
-                      start_indices_batching_dims=a.get("start_indices_batching_dims"),
-                      indices_are_sorted=a.get("indices_are_sorted"))
+    return hlo._build("gather", [operand, op.operands[1] if indices is None else indices],
+                      {**attrs(op), **changed})
 
 
 @pattern("hlo.gather")
