@@ -51,12 +51,22 @@ func.func @matmul(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<1
 // CHECK-LABEL: func @batched_transposed
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}}
 // CHECK: call @scipy_cblas_dgemm64_(%c101{{.*}}, %c111{{.*}}, %c112{{.*}}, %c128{{.*}}, %c260{{.*}}, %c160{{.*}}, %cst{{.*}}, %{{.*}}, %c160{{.*}}, %{{.*}}, %c160{{.*}}, %cst{{.*}}, %{{.*}}, %c260{{.*}})
-// The packed kernel on a transposed B reads it in memory order (rows of k, scalar
-// transpose into the NR-wide panel): no vector read of B, an f64 4-lane microkernel.
+// The packed kernel on a transposed B reads it in memory order: 4 rows of 4 k values as
+// vectors, transposed in registers (2 stages of 4 shuffles) into the 8-wide panel; the
+// last panel (260 = 32 x 8 + 4) and the k values past a multiple of 4 element by element.
+// An f64 4-lane microkernel.
 // OFF-LABEL: func @batched_transposed
 // OFF: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}}
 // OFF: memref.reinterpret_cast {{.*}} sizes: [260, 160], strides: [160, 1]
 // OFF: mlc.packed_gemm
+// OFF: scf.if
+// OFF-COUNT-4: vector.transfer_read {{.*}} {in_bounds = [true]} : memref<260x160xf64, strided<[160, 1], offset: ?>>, vector<4xf64>
+// OFF-NEXT: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 4, 5] : vector<4xf64>, vector<4xf64>
+// OFF-NEXT: vector.shuffle %{{.*}}, %{{.*}} [2, 3, 6, 7] : vector<4xf64>, vector<4xf64>
+// OFF-COUNT-2: vector.shuffle
+// OFF-NEXT: vector.shuffle %{{.*}}, %{{.*}} [0, 4, 2, 6] : vector<4xf64>, vector<4xf64>
+// OFF-NEXT: vector.shuffle %{{.*}}, %{{.*}} [1, 5, 3, 7] : vector<4xf64>, vector<4xf64>
+// OFF: } else {
 // OFF: memref.load {{.*}} memref<260x160xf64
 // OFF: arith.addf {{.*}} fastmath<contract> : vector<4xf64>
 #ba = affine_map<(b, m, n, k) -> (b, m, k)>

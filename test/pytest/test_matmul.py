@@ -17,6 +17,7 @@ import string
 
 import numpy as np
 import pytest
+from mlir import ir
 
 import mlc
 import mlc.lax as lax
@@ -24,7 +25,7 @@ import mlc.numpy as mnp
 from mlc import CompileOptions
 import mlc.codegen.blas as blas
 import mlc.codegen.contraction as contraction
-from mlc.codegen.packed_gemm import MARK
+from mlc.codegen.packed_gemm import MARK, _square_block, blocking
 from mlc.codegen.target import int16_pair_dot
 
 RNG = np.random.default_rng(3)
@@ -209,6 +210,49 @@ def test_dot_general_layouts(layout, strategy):
     fn = lambda x, y: lax.dot_general(x, y, dims)  # noqa: E731
     k = int(np.prod([lhs_shape[d] for d in dims[0][0]]))
     close(mlc.jit(fn, options=strategy)(a, b), reference_dot_general(a, b, *dims), k)
+
+
+# K on both sides of the transposed blocks (S = 4, 8, 16) and of KC; M and N with partial
+# register tiles (a last panel past the edge is packed element by element).
+TRANSPOSED_PACK_SHAPES = [(8, 16, 32), (9, 15, 33), (21, 17, 47), (37, 64, 29), (64, 131, 70), (13, 600, 45)]
+
+
+def _a_tile_rows(bits: int) -> int:
+    with ir.Context():
+        return blocking(ir.F32Type.get(), bits).mr
+
+
+@pytest.mark.parametrize("bits", [256, 512])
+@pytest.mark.parametrize("m, k, n", TRANSPOSED_PACK_SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32, np.int64])
+@pytest.mark.parametrize("rhs_transposed", [False, True], ids=["nn", "nt"])
+def test_packed_kernel_transposes_k_major_operands(m, k, n, dtype, bits, rhs_transposed, monkeypatch):
+    """The packed kernel reads a K-major operand (A as stored, B stored transposed) by
+    square blocks of vectors transposed in registers (packed_gemm._transpose), the rest
+    element by element: numpy on odd shapes, every element type the path takes (f16
+    widened to f32 as it is packed), both vector widths, one and two threads."""
+    monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)  # small shapes would be register-tiled
+    rng = np.random.default_rng(m * 31 + k * 7 + n + bits)
+    a = data(rng, (m, k), dtype)
+    b = data(rng, (n, k) if rhs_transposed else (k, n), dtype)
+    fn = (lambda x, y: x @ y.T) if rhs_transposed else (lambda x, y: x @ y)
+    rhs = b.T if rhs_transposed else b
+    want = (a.astype(np.float32) @ rhs.astype(np.float32)).astype(dtype) if dtype == np.float16 else a @ rhs
+    for threads in (1, 2):
+        options = CompileOptions(blas=False, vector_bits=bits, threads=threads)
+        compiled = mlc.jit(fn, options=options).lower(a, b).compile()
+        text = compiled.as_text("codegen")
+        assert MARK in text
+        # B's NR-wide tile is always transposed by blocks; A's 6-row tile (AVX2) is not.
+        assert ("vector.shuffle" in text) == (rhs_transposed or _square_block(_a_tile_rows(bits), 4) > 0)
+        close(compiled(a, b), want, k)
+
+
+def test_square_blocks():
+    """The transposed blocks: the largest power of two dividing the tile, at most a
+    vector, none below 4 (AVX2's 6-row A tile is packed element by element)."""
+    assert [_square_block(t, lanes) for t, lanes in [(8, 16), (32, 16), (6, 8), (16, 8), (8, 4), (12, 16)]] == \
+        [8, 16, 0, 8, 4, 4]
 
 
 def test_every_layout_reaches_a_fast_path(monkeypatch):

@@ -191,69 +191,142 @@ def _for(lower, upper, step, iter_args=()):
     return loop
 
 
+def _square_block(tile: int, lanes: int) -> int:
+    """The side S of the square blocks a [t, p] source is transposed in while packing: the
+    largest power of two dividing `tile`, at most a vector (`lanes`); 0 below 4 (AVX2's
+    6-row A tile: the scalar copy)."""
+    side = 1
+    while tile % (side * 2) == 0 and side * 2 <= lanes:
+        side *= 2
+    return side if side >= 4 else 0
+
+
+def _transpose(rows: list) -> list:
+    """out[j][i] = rows[i][j] for S vectors of S elements (S a power of two), in log2(S)
+    stages of S shuffles: the stage of half-width h exchanges, between rows i and i + h
+    (i & h == 0), the second h-element half of each 2h-element segment of row i with the
+    first half of row i + h's. 64 shuffles for 16 x 16 f32 (LLVM picks vunpck/vpermt2)."""
+    side = len(rows)
+    rows = list(rows)
+    h = side // 2
+    while h:
+        # Row i takes each segment's first half of itself then of row i + h; row i + h the
+        # second halves (indices into the shuffle's concatenation of the two).
+        first = [x for s in range(0, side, 2 * h) for x in list(range(s, s + h)) + list(range(side + s, side + s + h))]
+        second = [x + h for x in first]
+        for i in range(side):
+            if not i & h:
+                a, b = rows[i], rows[i + h]
+                rows[i], rows[i + h] = vector.shuffle(a, b, first), vector.shuffle(a, b, second)
+        h //= 2
+    return rows
+
+
 def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
           panels, tile_minor: bool, tiles_total: int, compute: ir.Type, unsigned: bool = False,
-          pairs: bool = False) -> None:
+          pairs: bool = False, lanes: int = 1) -> None:
     """Packs a block of a matrix into tile panels: dst[(panel * kcp + p) * tile + t] =
     X(t0_block + panel * tile + t, p0_block + p), zero past the matrix and for p in [kc, kcp).
 
     tile_minor: `src` is indexed [p, t] and t is its unit-stride dimension, so a panel row is
-    one vector copy (masked at the matrix edge); else `src` is indexed [t, p] and the copy is
-    a scalar transpose (MR or NR loads a step, which LLVM schedules). A panel never runs past
-    its block except at the matrix edge: blocks and thread chunks are whole panels.
+    one vector copy (masked at the matrix edge); else `src` is indexed [t, p] with p unit
+    stride (A as stored, B transposed): a panel's rows are read S values of p at a time as
+    vectors and transposed in registers (`_transpose`, S x S blocks, S = `_square_block`),
+    the ragged end of p and a panel past the matrix's edge element by element. A panel never
+    runs past its block except at the matrix edge: blocks and thread chunks are whole panels.
 
     pairs (the VNNI kernel, compute int32): dst[(panel * kcp/2 + q) * tile + t] = the int32
     word of the 16-bit pair (X(t, 2q), X(t, 2q + 1)) (`_pair`), X zero for k >= kc (kcp is a
-    multiple of 4, so pairs never straddle it).
+    multiple of 4, so pairs never straddle it); element by element.
     """
     src_el = ir.MemRefType(src.type).element_type
     rows, padded = (_ceil_div(kc, 2), arith.divui(kcp, _index(2))) if pairs else (kc, kcp)
     kc_end = arith.addi(p0_block, kc) if pairs else None
+    side = 0 if tile_minor or pairs else _square_block(tile, lanes)
     loop_panel = _for(0, panels, 1)
     with ir.InsertionPoint(loop_panel.body):
         panel = loop_panel.induction_variable
         t = arith.addi(t0_block, arith.muli(panel, _index(tile)))
         base = arith.muli(panel, arith.muli(padded, _index(tile)))
-        loop_p = _for(0, rows, 1)
-        with ir.InsertionPoint(loop_p.body):
-            step = loop_p.induction_variable
-            if pairs:
-                p = arith.addi(p0_block, arith.muli(step, _index(2)))
-                p_next = arith.addi(p, _index(1))
-                second = arith.cmpi(arith.CmpIPredicate.slt, p_next, kc_end)  # an odd kc's last pair
-                p_next = arith.select(second, p_next, p)
-            else:
-                p = arith.addi(p0_block, step)
-            dst_at = arith.addi(base, arith.muli(step, _index(tile)))
 
-            def row(read, zero):
-                """The value to store from `read(p)` (X at k = p, converted): the pair with
-                the next k (zero past kc) when packing pairs."""
-                if not pairs:
-                    return read(p)
-                return _pair(read(p), arith.select(second, read(p_next), _zero(zero)))
+        def elementwise(first, last) -> None:
+            """Panel rows [first, last) one element (or, tile_minor, one row) at a time."""
+            loop_p = _for(first, last, 1)
+            with ir.InsertionPoint(loop_p.body):
+                step = loop_p.induction_variable
+                if pairs:
+                    p = arith.addi(p0_block, arith.muli(step, _index(2)))
+                    p_next = arith.addi(p, _index(1))
+                    second = arith.cmpi(arith.CmpIPredicate.slt, p_next, kc_end)  # an odd kc's last pair
+                    p_next = arith.select(second, p_next, p)
+                else:
+                    p = arith.addi(p0_block, step)
+                dst_at = arith.addi(base, arith.muli(step, _index(tile)))
 
-            if tile_minor:
-                vt = ir.VectorType.get([tile], src_el)
-                wide = ir.VectorType.get([tile], compute)
-                perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
-                in_bounds = [tiles_total % tile == 0]
-                value = row(lambda k: _convert(vector.transfer_read(vt, src, [k, t], perm, _zero(src_el), in_bounds),
-                                               wide, unsigned), wide)
-                vector.store(value, dst, [dst_at])
-            else:
-                zero_c = _zero(compute)
-                for i in range(tile):
-                    ti = arith.addi(t, _index(i)) if i else t
-                    ok = None
-                    if tiles_total % tile:  # the last panel reads past the matrix: zeros
-                        ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _index(tiles_total))
-                        ti = arith.select(ok, ti, _index(0))
-                    x = row(lambda k: _convert(memref.load(src, [ti, k]), compute, unsigned), compute)
-                    if ok is not None:
-                        x = arith.select(ok, x, zero_c)
-                    memref.store(x, dst, [arith.addi(dst_at, _index(i)) if i else dst_at])
-            scf.YieldOp([])
+                def row(read, zero):
+                    """The value to store from `read(p)` (X at k = p, converted): the pair with
+                    the next k (zero past kc) when packing pairs."""
+                    if not pairs:
+                        return read(p)
+                    return _pair(read(p), arith.select(second, read(p_next), _zero(zero)))
+
+                if tile_minor:
+                    vt = ir.VectorType.get([tile], src_el)
+                    wide = ir.VectorType.get([tile], compute)
+                    perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
+                    in_bounds = [tiles_total % tile == 0]
+                    value = row(lambda k: _convert(vector.transfer_read(vt, src, [k, t], perm, _zero(src_el), in_bounds),
+                                                   wide, unsigned), wide)
+                    vector.store(value, dst, [dst_at])
+                else:
+                    zero_c = _zero(compute)
+                    for i in range(tile):
+                        ti = arith.addi(t, _index(i)) if i else t
+                        ok = None
+                        if tiles_total % tile:  # the last panel reads past the matrix: zeros
+                            ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _index(tiles_total))
+                            ti = arith.select(ok, ti, _index(0))
+                        x = row(lambda k: _convert(memref.load(src, [ti, k]), compute, unsigned), compute)
+                        if ok is not None:
+                            x = arith.select(ok, x, zero_c)
+                        memref.store(x, dst, [arith.addi(dst_at, _index(i)) if i else dst_at])
+                scf.YieldOp([])
+
+        def transposed() -> None:
+            """Panel rows [0, kc - kc % S) as S x S blocks transposed in registers, then the rest."""
+            vt = ir.VectorType.get([side], src_el)
+            wide = ir.VectorType.get([side], compute)
+            perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
+            whole = arith.muli(arith.divui(kc, _index(side)), _index(side))
+            loop_q = _for(0, whole, side)
+            with ir.InsertionPoint(loop_q.body):
+                q = loop_q.induction_variable
+                p = arith.addi(p0_block, q)
+                for blk in range(tile // side):
+                    t_blk = arith.addi(t, _index(blk * side)) if blk else t
+                    block = [_convert(vector.transfer_read(vt, src, [arith.addi(t_blk, _index(i)) if i else t_blk, p],
+                                                           perm, _zero(src_el), [True]), wide, unsigned)
+                             for i in range(side)]
+                    for j, column in enumerate(_transpose(block)):
+                        at = arith.addi(base, arith.addi(arith.muli(arith.addi(q, _index(j)), _index(tile)),
+                                                         _index(blk * side)))
+                        vector.store(column, dst, [at])
+                scf.YieldOp([])
+            elementwise(whole, rows)
+
+        if not side:
+            elementwise(0, rows)
+        elif tiles_total % tile == 0:
+            transposed()
+        else:  # only a panel inside the matrix is read by whole blocks
+            inside = arith.cmpi(arith.CmpIPredicate.sle, arith.addi(t, _index(tile)), _index(tiles_total))
+            branch = scf.IfOp(inside, [], has_else=True)
+            with ir.InsertionPoint(branch.then_block):
+                transposed()
+                scf.YieldOp([])
+            with ir.InsertionPoint(branch.else_block):
+                elementwise(0, rows)
+                scf.YieldOp([])
         # Rows in [kc, kcp) (pairs: [ceil(kc/2), kcp/2)): zeros (the microkernel's K loop
         # runs to the padded kcp).
         loop_z = _for(rows, padded, 1)
@@ -387,13 +460,13 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
                 else:  # the first K block overwrites C, the others accumulate
                     overwrite = arith.cmpi(arith.CmpIPredicate.eq, pc, _index(0))
                 _pack(b_src, bp, jc, pc, kc, kcp, bl.nr, n_panels, b_minor, prob.n, prob.compute, b.unsigned,
-                      prob.pairs)
+                      prob.pairs, bl.lanes)
                 loop_ic = _for(m_lo, m_hi, mc)
                 with ir.InsertionPoint(loop_ic.body):
                     ic = loop_ic.induction_variable
                     m_panels = _ceil_div(_min(_index(mc), arith.subi(m_hi, ic)), bl.mr)
                     _pack(a_src, ap, ic, pc, kc, kcp, bl.mr, m_panels, a_minor, prob.m, prob.compute, a.unsigned,
-                          prob.pairs)
+                          prob.pairs, bl.lanes)
                     loop_jr = _for(0, n_panels, 1)
                     with ir.InsertionPoint(loop_jr.body):
                         jr = loop_jr.induction_variable
