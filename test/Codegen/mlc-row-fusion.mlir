@@ -97,6 +97,53 @@ func.func @matmul_then_relu(%x: memref<64x64xf32>, %w: memref<64x64xf32>, %y: me
 
 // -----
 
+// Not fused: the fill of a matmul's accumulator, even after row-wise kernels it could join
+// (layer norm, then x @ w1): it stays right before the matmul, where mlc-blas drops it
+// (beta = 0; the packed kernel overwrites C) rather than zeros being written row by row for
+// the GEMM to read back. The two row kernels before it are fused.
+// CHECK-LABEL: func @fill_of_matmul_accumulator
+// CHECK: scf.for
+// CHECK-NOT: memref<1x128xf32
+// CHECK: } {mlc.row_fusion = 64 : i64}
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<64x128xf32>)
+// CHECK-NEXT: linalg.generic {{.*}}"reduction"
+#a2 = affine_map<(m, n, k) -> (m, k)>
+#b2 = affine_map<(m, n, k) -> (k, n)>
+#c2 = affine_map<(m, n, k) -> (m, n)>
+#e2 = affine_map<(m, n) -> (m, n)>
+#r2 = affine_map<(m, n) -> (m)>
+func.func @fill_of_matmul_accumulator(%x: memref<64x256xf32>, %w: memref<256x128xf32>, %y: memref<64x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloc() : memref<64xf32>
+  %n = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<64xf32>)
+  linalg.generic {indexing_maps = [#e2, #r2], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x256xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = arith.addf %a, %acc : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#e2, #r2, #e2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<64x256xf32>, memref<64xf32>) outs(%n : memref<64x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %t = arith.subf %a, %b : f32
+    linalg.yield %t : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%y : memref<64x128xf32>)
+  linalg.generic {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%n, %w : memref<64x256xf32>, memref<256x128xf32>) outs(%y : memref<64x128xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %t = arith.addf %acc, %m : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %s : memref<64xf32>
+  memref.dealloc %n : memref<64x256xf32>
+  return
+}
+
+// -----
+
 // Not fused: a sliding window reads x[o + k], so the output loop is not a row of x.
 // CHECK-LABEL: func @sliding_window
 // CHECK-NOT: scf.for
