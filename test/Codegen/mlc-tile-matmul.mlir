@@ -232,6 +232,61 @@ func.func @dense_relu(%x: tensor<32x64xf32>, %w: tensor<64x64xf32>, %b: tensor<6
 
 // -----
 
+// Two matmuls with one epilogue (SwiGLU: silu(x @ w1) * (x @ w3)): the epilogue fuses into
+// the first one's tile loop only; the second is tiled on its own first (its full product
+// is an input of the epilogue; the zero fill both share stays a fill). Claiming it twice left the first plan's handle empty and
+// the transform script failed.
+// CHECK-LABEL: func @shared_epilogue
+// CHECK: linalg.fill
+// CHECK-NOT: linalg.
+// CHECK: scf.for
+// CHECK: %[[SECOND:.*]] = scf.for {{.*}} -> (vector<4x[[$N]]xf32>)
+// CHECK: vector.transfer_write %[[SECOND]]
+// CHECK: %[[FIRST:.*]] = scf.for {{.*}} -> (vector<4x[[$N]]xf32>)
+// CHECK: arith.negf %[[FIRST]] : vector<4x[[$N]]xf32>
+// CHECK: math.exp
+// CHECK: arith.mulf
+// CHECK: vector.transfer_write
+// CHECK-NOT: linalg.
+#sa = affine_map<(m, n, k) -> (m, k)>
+#sb = affine_map<(m, n, k) -> (k, n)>
+#sc = affine_map<(m, n, k) -> (m, n)>
+#sid = affine_map<(m, n) -> (m, n)>
+func.func @shared_epilogue(%x: tensor<32x64xf32>, %w1: tensor<64x64xf32>, %w3: tensor<64x64xf32>) -> tensor<32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<32x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %g = linalg.generic {indexing_maps = [#sa, #sb, #sc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w1 : tensor<32x64xf32>, tensor<64x64xf32>) outs(%z : tensor<32x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %u = linalg.generic {indexing_maps = [#sa, #sb, #sc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w3 : tensor<32x64xf32>, tensor<64x64xf32>) outs(%z : tensor<32x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %e2 = tensor.empty() : tensor<32x64xf32>
+  %o = linalg.generic {indexing_maps = [#sid, #sid, #sid], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %u : tensor<32x64xf32>, tensor<32x64xf32>) outs(%e2 : tensor<32x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %n = arith.negf %a : f32
+    %x1 = math.exp %n : f32
+    %d = arith.addf %x1, %one : f32
+    %sg = arith.divf %a, %d : f32
+    %t = arith.mulf %sg, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<32x64xf32>
+  return %o : tensor<32x64xf32>
+}
+
+// -----
+
 // An empty contraction (K = 0) is left alone: upstream's tiler asserts on a zero-extent loop.
 // CHECK-LABEL: func @empty_k
 // CHECK: linalg.generic

@@ -366,6 +366,8 @@ class TileMatmul(Pass):
                     tiles = -(-c.extents[m] // sizes[m])
                     peel = remainders(c, sizes)
                     epilogue = elementwise_epilogue(op, c)
+                    if epilogue is not None and _EPILOGUE in epilogue.attributes:
+                        epilogue = None  # silu(x @ w1) * (x @ w3): one epilogue, fused into the first matmul only
                     # The thread loop (an scf.forall: M, or every tile with an epilogue)
                     # cannot be peeled: a matmul with a remainder there runs on one thread.
                     parallel = (threads > 1 and not inside_parallel_loop(op) and c.mnk * c.size(c.batch) >= PARALLEL_MIN_MNK

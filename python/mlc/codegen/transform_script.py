@@ -15,7 +15,7 @@ def apply_transform_script(module: ir.Operation, text: str, what: str) -> None:
     script = ir.Module.parse(text)
     try:
         interpreter.apply_named_sequence(module, script.body.operations[0], script)
-    except ir.MLIRError as e:
+    except (ir.MLIRError, ValueError) as e:  # the interpreter's binding raises ValueError
         raise PassError(f"{what} failed: {e}") from None
 
 
