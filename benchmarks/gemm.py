@@ -364,11 +364,11 @@ def _median_cpu_seconds(f, *args) -> float:
 
 def epilogue() -> list[dict]:
     """relu(x @ w + b), one thread, BLAS off: register tiles with the epilogue fused, against
-    the packed kernel and a separate epilogue loop (matmul.EPILOGUE_TILED_MAX_MNK forced)."""
+    the packed kernel and a separate epilogue loop (tile_matmul.EPILOGUE_TILED_MAX_MNK forced)."""
     import numpy as np
 
     import mlc
-    import mlc.codegen.matmul as matmul
+    import mlc.codegen.tile_matmul as matmul
     import mlc.nn as nn
     from mlc import CompileOptions
 
@@ -449,7 +449,7 @@ def main() -> None:
     lines += ["", "## With an epilogue: relu(x @ w + b)", "",
               "One thread, BLAS off, GFLOP/s (CPU time): register tiles with the bias and relu "
               "fused (`tiled`) against the packed kernel and a separate epilogue loop "
-              "(`matmul.EPILOGUE_TILED_MAX_MNK` forced each way).", "",
+              "(`tile_matmul.EPILOGUE_TILED_MAX_MNK` forced each way).", "",
               "| M x K x N | tiled + fused | packed + loop |", "|---|---|---|"]
     lines += [f"| {r['m']} x {r['k']} x {r['n']} | {r['tiled']:.1f} | {r['packed']:.1f} |" for r in small
               if "epilogue" in r]

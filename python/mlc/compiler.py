@@ -183,7 +183,7 @@ def _dump(directory: str, name: str, compilation: Compilation) -> None:
 
 def parse_input(module_or_text, source_name: str = "<input>") -> ir.Module:
     if isinstance(module_or_text, str):
-        from .stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
+        from .stablehlo.stablehlo_to_hlo import hlo_text  # StableHLO input is imported to hlo first
         text = hlo_text(module_or_text, source_name)
         context = thread_context()
         account(context, len(text))

@@ -19,12 +19,12 @@ from mlir import ir, passmanager
 
 from .codegen.blas import Blas
 from .codegen.chain_tiling import ChainTiling
-from .codegen.copies import StridedCopies
+from .codegen.strided_copies import StridedCopies
 from .codegen.direct_conv import DirectConv
 from .codegen.fma import FuseMultiplyAdd
 from .codegen.math_approx import MathApprox
-from .codegen.matmul import TileMatmul
-from .codegen.parallel import AsyncParallel
+from .codegen.tile_matmul import TileMatmul
+from .codegen.async_parallel import AsyncParallel
 from .codegen.row_fusion import RowFusion
 from .codegen.vector_math import VectorMath
 from .codegen.vectorize import Vectorize

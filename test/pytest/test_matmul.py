@@ -488,7 +488,7 @@ def test_register_tile_remainders_on_threads(m, k, n, bits, monkeypatch):
     """With the thread rule's floor lowered (matmul.PARALLEL_MIN_MNK; these have 2^18-2^19
     multiply-adds) the M tiles are shared by two threads and N's remainder is peeled inside
     each; with an M remainder (1001 rows) one thread. At the default floor (2^22), one thread."""
-    from mlc.codegen import matmul
+    from mlc.codegen import tile_matmul as matmul
     rng = np.random.default_rng(m + n)
     a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
     options = CompileOptions(blas=False, threads=2, vector_bits=bits)

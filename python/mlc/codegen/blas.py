@@ -51,7 +51,7 @@ rounds against OpenBLAS called the same way; a shared machine):
     64x256x10 33 / 39 / 39, 64x512x10 51 / 61 / 77, 17x127x33 23 / 25 / 25, 301x40x50
     59 / 75 / 94, 7x90x517 39 / 77 / 98, 127x127x127 159 / 154 / 181, 200x100x150
     196 / 222 / 250. With a fusible elementwise epilogue up to 256^3 when the tile divides
-    (matmul.EPILOGUE_TILED_MAX_MNK: tiles + fused epilogue 31-35 against packed + a
+    (tile_matmul.EPILOGUE_TILED_MAX_MNK: tiles + fused epilogue 31-35 against packed + a
     separate loop 18-32 GFLOP/s at 256^3, 4 of 4 runs). Not f16: the register tiles would
     sum in f16, the packed kernel sums in f32.
   - vector contractions (no M or no N loop: linalg-fold-unit-extent-dims removed the unit

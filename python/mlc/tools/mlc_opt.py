@@ -109,7 +109,7 @@ def _chunks(text: str, split: bool) -> list[str]:
 
 
 def _process(chunk: str, source_name: str, passes, print_ir: bool, args) -> str:
-    from ..stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
+    from ..stablehlo.stablehlo_to_hlo import hlo_text  # StableHLO input is imported to hlo first
     module = parse_module(hlo_text(chunk, source_name), make_context(), source_name)
     with config.compiling_with(args.options):  # the codegen passes read threads/width/BLAS there
         run_passes(module, passes, source_name, print_ir)
@@ -186,7 +186,7 @@ def _emit_library(args, pass_flags) -> int:
         return 2
     source_name = "<stdin>" if args.input == "-" else args.input
     try:
-        from ..stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
+        from ..stablehlo.stablehlo_to_hlo import hlo_text  # StableHLO input is imported to hlo first
         module = parse_module(hlo_text(read_text(args.input), source_name), make_context(), source_name)
         with module.context:
             inputs, outputs = entry_signature(module, args.entry, source_name)

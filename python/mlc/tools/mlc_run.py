@@ -111,7 +111,7 @@ def _run(args) -> int:
     text = read_text(args.input)
     try:
         if args.reference:  # the numpy interpreter: the oracle compiled code is checked against
-            from ..stablehlo.hooks import hlo_text  # StableHLO input is imported to hlo first
+            from ..stablehlo.stablehlo_to_hlo import hlo_text  # StableHLO input is imported to hlo first
             module = parse_module(hlo_text(text, args.input), make_context(), args.input)
             with module.context:
                 specs, _ = entry_signature(module, args.entry, args.input)

@@ -33,7 +33,7 @@ in-process A/B, interleaved, medians of 7-11, ms; `direct / im2col`):
   3x3 s2 8x56x56 64->128 79 / 60, 4x28x28 128->256 30 / 25;
   7x7 s2 2x112x112 3->64 8.5 / 16.4; 1x1 s1 8x56x56 64->64 16 / 29, 4x14x14 256->1024
   36 / 56, 1024->256 36 / 36; 1x1 s2 8x56x56 64->128 12.7 / 10.2, 4x28x28 256->512 16 / 12.8.
-A function that calls BLAS runs its other loops on one thread (codegen/parallel.py), which
+A function that calls BLAS runs its other loops on one thread (codegen/sequential_beside_blas.py), which
 is one more reason the rule keeps im2col to where BLAS clearly wins.
 
 A 2-D depthwise convolution (feature_group_count = input channels, channel multiplier 1,
