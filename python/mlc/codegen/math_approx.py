@@ -7,7 +7,7 @@ XLA's CPU backend, MLC carries its own approximations, written as plain arith op
 vectorize with the loop around them.
 
 Measured against numpy's float64 result rounded to f32, over every f32 exponent, every
-1021st float of [-20, 20] and the special values (test/pytest/test_math_approx.py asserts
+1021st float of [-20, 20] and the special values (test/pytest/codegen/test_math_approx.py asserts
 the bounds in the second column; the first is what an FMA host measures):
 
     exp       1 ulp / 1   x > 88.72 -> +inf, x < -103.97 -> 0 (subnormals kept), NaN -> NaN

@@ -1,6 +1,6 @@
 """Known bugs: failures the bounded test and the long mode (`--skip-known`) let pass.
 
-Each entry names the xfail regression test in test/pytest/test_fuzz_regressions.py that
+Each entry names the xfail regression test in test/pytest/fuzz/test_fuzz_regressions.py that
 tracks the bug and a regex matched against the failure message (or, for a crash or a
 hang, against the reproducer). Delete an entry when its bug is fixed.
 """

@@ -17,7 +17,7 @@ import mlc.numpy as mnp
 from mlc import stablehlo
 from mlc.stablehlo import StableHloError
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "stablehlo")
+DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "stablehlo")
 FIXTURES = sorted(os.path.basename(p)[:-len(".npz")] for p in glob.glob(os.path.join(DATA, "*.npz")))
 
 # rtol = atol per float dtype: JAX (XLA's CPU code) and MLC round transcendentals and

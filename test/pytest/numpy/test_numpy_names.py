@@ -21,7 +21,7 @@ import mlc.numpy as mnp
 
 TOL = {np.dtype(np.float16): 1e-2, np.dtype(np.float32): 2e-5, np.dtype(np.float64): 1e-12}
 SHAPES = [(3,), (1,), (17,), (0,), (3, 17)]
-NAMES_FILE = os.path.join(os.path.dirname(__file__), "data", "jnp_common_names.txt")
+NAMES_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "jnp_common_names.txt")
 
 
 @pytest.fixture

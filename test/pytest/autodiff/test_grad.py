@@ -308,7 +308,7 @@ def test_training_example_learns(tmp_path):
     pytest.importorskip("matplotlib")
     import importlib.util
     from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "examples" / "train_mlp.py"
+    path = Path(__file__).resolve().parents[3] / "examples" / "train_mlp.py"
     spec = importlib.util.spec_from_file_location("train_mlp", path)
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
