@@ -283,3 +283,49 @@ func.func @int8_widened(%x: memref<67x201xi8>, %w: memref<201x45xi8>, %y: memref
   }
   return
 }
+
+// -----
+
+// The packed kernel takes the matmul's elementwise consumer (bias + relu) as its epilogue
+// when K fits one KC block (256 here): each C tile goes from the registers through the
+// consumer's body into its output, C (a temporary) is never written and the consumer is
+// gone (C a function argument would stay: the caller reads it). With BLAS
+// (prefix CHECK) the consumer stays a loop of its own after the call.
+// CHECK-LABEL: func @bias_relu_epilogue
+// CHECK: call @scipy_cblas_sgemm64_
+// CHECK: linalg.generic
+// OFF-LABEL: func @bias_relu_epilogue
+// OFF: mlc.packed_gemm
+// OFF: vector.transfer_read %arg2{{.*}} : memref<128xf32>, vector<8xf32>
+// OFF: arith.addf {{.*}} : vector<8xf32>
+// OFF: arith.maximumf {{.*}} : vector<8xf32>
+// OFF: vector.transfer_write {{.*}}, %arg3{{.*}} {{{.*}}mlc.packed_epilogue{{.*}}} : vector<8xf32>, memref<128x128xf32>
+// OFF-NOT: linalg.generic
+// OFF: return
+#ea = affine_map<(m, n, k) -> (m, k)>
+#eb = affine_map<(m, n, k) -> (k, n)>
+#ec = affine_map<(m, n, k) -> (m, n)>
+#eid = affine_map<(m, n) -> (m, n)>
+#ecol = affine_map<(m, n) -> (n)>
+func.func @bias_relu_epilogue(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %b: memref<128xf32>,
+                              %out: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<128x128xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<128x128xf32>)
+  linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<128x256xf32>, memref<256x128xf32>) outs(%y : memref<128x128xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#eid, #ecol, #eid], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %b : memref<128x128xf32>, memref<128xf32>) outs(%out : memref<128x128xf32>) {
+  ^bb0(%v: f32, %c: f32, %o: f32):
+    %s = arith.addf %v, %c : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %y : memref<128x128xf32>
+  return
+}

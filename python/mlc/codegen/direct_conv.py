@@ -40,7 +40,7 @@ Both kernels overwrite the output when it starts as zeros (a zero fill right bef
 hlo-to-linalg's `mlc.zero_init` mark: row fusion may have moved the fill into another
 loop), else they add to it, as the named ops do.
 
-Epilogue (`match_epilogue`): when the conv's next kernel is an elementwise linalg.generic
+Epilogue (`epilogue.match_epilogue`, shared with the packed GEMM): when the conv's next kernel is an elementwise linalg.generic
 (or a row-fusion loop holding only one) that reads the conv's output at the same index and
 otherwise only per-channel vectors, same-shaped buffers (a residual) and scalars, with an
 arith/math body (batch norm, bias, ReLU, ReLU6, ...), the kernel applies that body to each
@@ -53,6 +53,8 @@ unpadded source when it pads, and the weights): it is written while they are rea
 does (the scratch allocator gives a temporary the input's bytes once the conv has read
 them), the kernel writes into the conv's own buffer and later readers of the generic's
 output read that one, if no other temporary takes those bytes later; else no fusion.
+The conv's own buffer may be a view other temporaries of the scratch buffer share before
+the conv or after the generic, once a zero fill there overwrites it.
 Views of the generic's buffers made between the conv and it move before the conv.
 
 Padding inside the depthwise kernel (`padded_source`, hlo-to-linalg's `mlc.pad` mark): the
@@ -76,8 +78,10 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
 from ..transforms.pass_base import Pass
-from .blas import PACKED_PARALLEL_MIN_MNK, _block_ops, _zero_fill_before, compute_type
-from .loops import in_parts
+from .blas import PACKED_PARALLEL_MIN_MNK, _zero_fill_before, compute_type
+from .epilogue import (_PURE, Epilogue, _inside, _may_alias, _op, _owner_op, _static_sizes, _static_strides,
+                       _view_range, apply_body, match_epilogue)
+from .loops import block_ops, in_parts
 from .packed_gemm import (Blocking, Operand, _convert, _for, _index, _mul_add, _narrow, _pack,
                           _update_c, _zero, blocking)
 from .target import num_threads, vector_register_bits
@@ -159,11 +163,6 @@ def conv_shape(op) -> ConvShape | None:
     if (n, ci, co) != (n2, ci2, co2) or 0 in (n, h, wd, ci, kh, kw, co, oh, ow):
         return None
     return ConvShape(n, h, wd, ci, kh, kw, co, oh, ow, strides, dilations)
-
-
-def _static_strides(value: ir.Value) -> list[int] | None:
-    strides, _ = ir.MemRefType(value.type).get_strides_and_offset()
-    return None if min(strides) < 0 else list(strides)
 
 
 @dataclass(frozen=True)
@@ -667,308 +666,7 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
     return emitter is not None
 
 
-# --- the elementwise epilogue, fused into the kernels' stores ------------------------------
-# After bufferization a convolution's consumer (batch norm, bias, ReLU/ReLU6, a residual add)
-# is a linalg.generic reading the whole conv output back from memory, sometimes inside a loop
-# mlc-row-fusion made. When that generic is the conv's next kernel and only reads the output
-# element by element, the kernel applies its body to each register tile before storing it
-# and writes the generic's output instead: the conv output never goes to memory.
-TAG_ROW_FUSION = "mlc.row_fusion"  # row_fusion.TAG (that module imports blas, as this one)
-_PURE = ("arith.constant", "memref.view", "memref.subview", "memref.cast", "memref.collapse_shape",
-         "memref.expand_shape", "memref.extract_strided_metadata", "memref.reinterpret_cast")
-# Measurement switch: False leaves every epilogue as its own kernel.
-FUSE_EPILOGUE = True
-
-
-@dataclass
-class Epilogue:
-    """A conv's elementwise consumer: per body argument (inputs) its kind and buffer: "acc"
-    (the conv's own value), "full" (same [n, oh, ow, co] index), "channel" (a [co] vector,
-    broadcast over pixels), "scalar" (rank 0); `out` the [n, oh, ow, co] buffer written."""
-
-    consumer: object
-    block: object
-    kinds: list
-    buffers: list
-    out: ir.Value
-    replace: ir.Value | None = None  # the generic's output, whose later uses read `out` instead
-
-
-def _op(x):
-    return x.operation if isinstance(x, ir.OpView) else x
-
-
-def _owner_op(value: ir.Value):
-    owner = value.owner
-    return _op(owner) if isinstance(owner, (ir.OpView, ir.Operation)) else None
-
-
-def _inside(op, ancestor) -> bool:
-    while op is not None:
-        if op == ancestor:
-            return True
-        op = op.parent
-        if op is not None and op.name == "builtin.module":
-            return False
-    return False
-
-
-def _static_sizes(op, name: str) -> list[int]:
-    return list(ir.DenseI64ArrayAttr(op.attributes[name]))
-
-
-def _map_kind(amap, shape: list[int], loops: list[int]) -> str | None:
-    """How a generic over `loops` ([n, oh, ow, co]) reads an operand of `shape`."""
-    results = list(amap.results)
-    if not results:
-        return "scalar"
-    dims = [e.position if isinstance(e, ir.AffineDimExpr) else None for e in results]
-    if dims == [0, 1, 2, 3] and shape == loops:
-        return "full"
-    if dims == [3] and shape == [loops[3]]:
-        return "channel"
-    return None
-
-
-def _body_ok(block, n_in: int) -> bool:
-    """Only arith/math ops without regions on the inputs and outer scalars; the output's old
-    value unused."""
-    if len(list(block.arguments[n_in].uses)):
-        return False
-    for op in block.operations:
-        name = op.operation.name
-        if name == "linalg.yield":
-            continue
-        if not (name.startswith("arith.") or name.startswith("math.")) or len(op.operation.regions):
-            return False
-        if any(isinstance(v.type, (ir.ShapedType, ir.IndexType)) for v in op.operation.operands):
-            return False
-    return True
-
-
-def _row_fused_generic(loop):
-    """The one linalg.generic in a row-fusion loop holding nothing else (views and index
-    arithmetic aside), with its operands' whole buffers: {subview value: source}."""
-    if TAG_ROW_FUSION not in loop.attributes or loop.name not in ("scf.forall", "scf.for") or len(loop.results):
-        return None
-    rows = ir.IntegerAttr(loop.attributes[TAG_ROW_FUSION]).value
-    kernels, slices, bad = [], {}, []
-
-    def visit(op):
-        name = op.name
-        if op == loop or name in ("scf.for", "scf.yield", "scf.forall.in_parallel") or name.startswith("arith.") \
-                or op.parent.name == "linalg.generic":  # (the generic's body: _body_ok checks it)
-            return ir.WalkResult.ADVANCE
-        if name == "memref.subview":
-            source = op.operands[0]
-            t = ir.MemRefType(source.type)
-            offsets, sizes, strides = (_static_sizes(op, k) for k in ("static_offsets", "static_sizes",
-                                                                       "static_strides"))
-            src_op = _owner_op(source)
-            if (t.has_static_shape and t.shape[0] == rows and offsets[1:] == [0] * (t.rank - 1)
-                    and offsets[0] < 0 and sizes == [1] + list(t.shape[1:]) and strides == [1] * t.rank
-                    and (src_op is None or not _inside(src_op, loop))):
-                slices[op.results[0]] = source
-            return ir.WalkResult.ADVANCE
-        if name == "linalg.generic":
-            kernels.append(op)
-            return ir.WalkResult.ADVANCE
-        bad.append(op)
-        return ir.WalkResult.ADVANCE
-
-    loop.walk(visit)
-    if bad or len(kernels) != 1:
-        return None
-    return kernels[0], slices
-
-
-def _view_range(value: ir.Value):
-    """(root buffer, byte range or None for all of it) of a view chain."""
-    byte_range = None
-    while True:
-        op = _owner_op(value)
-        if op is None or op.name not in ("memref.subview", "memref.cast", "memref.view", "memref.collapse_shape",
-                                         "memref.expand_shape", "memref.reinterpret_cast"):
-            return value, byte_range
-        if op.name == "memref.view" and byte_range is None:
-            offset = _owner_op(op.operands[1])
-            t = ir.MemRefType(value.type)
-            if offset is not None and offset.name == "arith.constant" and t.has_static_shape:
-                start = ir.IntegerAttr(offset.attributes["value"]).value
-                size = 1
-                for d in t.shape:
-                    size *= d
-                byte_range = (start, start + size * max(1, t.element_type.width // 8))
-        value = op.operands[0]
-
-
-def _may_alias(a: ir.Value, b: ir.Value) -> bool:
-    ra, ba = _view_range(a)
-    rb, bb = _view_range(b)
-    if ra != rb:
-        return False
-    return ba is None or bb is None or (ba[0] < bb[1] and bb[0] < ba[1])
-
-
-def _uses_only(value: ir.Value, allowed) -> bool:
-    """Every use of `value` is by an allowed op (or inside one), or by a view nothing uses."""
-    for use in value.uses:
-        user = _op(use.owner)
-        if any(_inside(user, a) for a in allowed):
-            continue
-        if user.name == "memref.dealloc" or (user.name in _PURE and all(not len(list(r.uses)) for r in user.results)):
-            continue
-        return False
-    return True
-
-
-def _scratch_view(value: ir.Value) -> bool:
-    op = _owner_op(value)
-    return op is not None and op.name == "memref.view" and _view_range(value)[1] is not None
-
-
-def _redirect_ok(conv, consumer, ob: ir.Value, out: ir.Value, ops: list) -> bool:
-    """Whether the kernel may write the epilogue into the conv's own buffer `ob` and later
-    readers of `out` read `ob`: both views of the scratch buffer with the same type, no other
-    view of ob's bytes used after the consumer, every use of `out` outside the consumer after it."""
-    if not (_scratch_view(ob) and _scratch_view(out)) or ob.type != out.type:
-        return False
-    after = ops[ops.index(consumer) + 1:]
-    for use in out.uses:
-        user = _op(use.owner)
-        if not (_inside(user, consumer) or any(_inside(user, a) for a in after)):
-            return False
-    root = _view_range(ob)[0]
-    function = conv.parent
-    while function is not None and function.name != "func.func":
-        function = function.parent
-    clash = []
-
-    def visit(op):
-        if op.name == "memref.view" and op.results[0] != ob and op.operands[0] == root \
-                and _may_alias(op.results[0], ob):
-            for use in op.results[0].uses:
-                user = _op(use.owner)
-                if any(_inside(user, a) for a in after):
-                    clash.append(op)
-        return ir.WalkResult.ADVANCE
-
-    if function is None:
-        return False
-    function.walk(visit)
-    return not clash
-
-
-def match_epilogue(conv, fills=(), reads=None) -> Epilogue | None:
-    """The elementwise consumer of `conv`'s output that its kernel can apply (module comment
-    above), or None. `reads`: the buffers the kernel reads (default the conv's input and
-    weights; the unpadded source instead of the input when the kernel pads)."""
-    if not FUSE_EPILOGUE:
-        return None
-    xb, wb, ob = (conv.operands[i] for i in range(3))
-    reads = list(reads) if reads is not None else [xb, wb]
-    loops = list(ir.MemRefType(ob.type).shape)
-    if len(loops) != 4:
-        return None
-    ops = _block_ops(conv)
-    consumer = None
-    for other in ops[ops.index(conv) + 1:]:
-        if other.name not in _PURE:
-            consumer = other
-            break
-    if consumer is None:
-        return None
-    slices = {}
-    if consumer.name == "linalg.generic":
-        generic = consumer
-    else:
-        found = _row_fused_generic(consumer)
-        if found is None:
-            return None
-        generic, slices = found
-    if len(generic.results):
-        return None
-    n_in, n_out = ir.DenseI32ArrayAttr(generic.attributes["operandSegmentSizes"])
-    iterators = [str(a) for a in generic.attributes["iterator_types"]]
-    if n_out != 1 or len(iterators) != 4 or any("parallel" not in it for it in iterators):
-        return None
-    maps = [ir.AffineMapAttr(a).value for a in generic.attributes["indexing_maps"]]
-    block = generic.regions[0].blocks[0]
-    if not _body_ok(block, n_in):
-        return None
-    sliced_loops = [1] + loops[1:] if slices else loops
-    kinds, buffers = [], []
-    for i in range(n_in + 1):
-        value = generic.operands[i]
-        t = value.type
-        if not isinstance(t, ir.MemRefType) or not t.has_static_shape:
-            return None
-        kind = _map_kind(maps[i], list(t.shape), sliced_loops)
-        if kind is None:
-            return None
-        if slices:
-            if kind == "full":
-                if value not in slices:
-                    return None
-                value = slices[value]
-            elif _owner_op(value) is not None and _inside(_owner_op(value), consumer):
-                return None
-        if kind == "full" and value == ob:
-            kind = "acc"
-        if i == n_in:
-            if kind != "full":
-                return None
-            out = value
-        else:
-            kinds.append(kind)
-            buffers.append(value)
-    if kinds.count("acc") != 1 or _static_strides(out) is None:
-        return None
-    # The body's value types are the buffers' (no bool-as-byte or other storage conversion).
-    yielded = list(block.operations)[-1].operands[0]
-    if yielded.type != ir.MemRefType(out.type).element_type or any(
-            block.arguments[i].type != ir.MemRefType(b.type).element_type for i, b in enumerate(buffers)):
-        return None
-    if any(k == "full" and (_static_strides(b) is None or _static_strides(b)[3] != 1) for k, b in zip(kinds, buffers)):
-        return None
-    if any(k == "channel" and _static_strides(b) != [1] for k, b in zip(kinds, buffers)):
-        return None
-    if _static_strides(out)[3] != 1:
-        return None
-    # Nothing else reads the conv's output (its zero fills aside).
-    if not _uses_only(ob, [conv, consumer, *fills]):
-        return None
-    root, _ = _view_range(ob)
-    if _owner_op(root) is None and not _scratch_view(ob):
-        return None  # a function argument: the caller reads the convolution itself
-    replace = None
-    if any(_may_alias(out, r) for r in reads) or any(
-            _may_alias(out, b) and not (k == "full" and _view_range(b) == _view_range(out))
-            for k, b in zip(kinds, buffers) if k != "acc"):
-        # The consumer's output takes the bytes the conv reads (the scratch buffer's reuse
-        # after the conv): write into the conv's own buffer instead, when it stays free.
-        if not _redirect_ok(conv, consumer, ob, out, ops):
-            return None
-        replace, out = out, ob
-    # The kernel is emitted where the conv is: views the consumer's buffers come from that
-    # were made between the two (pure ops) move before the conv.
-    ahead = ops[:ops.index(conv)]
-    for value in [out, *buffers]:
-        _hoist(value, conv, ahead)
-    return Epilogue(consumer, block, kinds, buffers, out, replace)
-
-
-def _hoist(value: ir.Value, conv, ahead: list) -> None:
-    """Moves the pure op defining `value` (and, first, those defining its operands) before
-    `conv` when it is in the conv's block after it."""
-    op = _owner_op(value)
-    if op is None or op in ahead or op.parent != conv.parent or op.name not in _PURE:
-        return
-    for operand in op.operands:
-        _hoist(operand, conv, ahead)
-    op.move_before(conv)
-    ahead.append(op)
-
+# --- the elementwise epilogue (epilogue.py), stored by the kernels -------------------------
 
 class _EpilogueEmitter:
     """Applies an Epilogue to vectors of one pixel's channels and stores them."""
@@ -1020,47 +718,14 @@ class _EpilogueEmitter:
                                          mask))
             else:
                 args.append(channels[i])
-        result = _apply_body(self.ep.block, args, self.lanes)
+        result = apply_body(self.ep.block, args, self.lanes)
         at = offset(self.out_strides)
         store = vector.store(result, self.out, [at]) if mask is None else \
             vector.maskedstore(self.out, [at], mask, result)
         store.attributes[MARK] = ir.UnitAttr.get()
 
     def finish(self):
-        """Erase the consumer; later readers of its output read the kernel's."""
-        if self.ep.replace is not None:
-            consumer = self.ep.consumer
-            for use in list(self.ep.replace.uses):
-                if not _inside(_op(use.owner), consumer):
-                    _op(use.owner).operands[use.operand_number] = self.ep.out
-        self.ep.consumer.erase()
-
-
-def _apply_body(block, args: list, lanes: int) -> ir.Value:
-    """The generic's scalar body on vectors of `lanes` (arith/math ops rebuilt on vector types,
-    outer scalars broadcast)."""
-    mapped = {block.arguments[i]: v for i, v in enumerate(args)}
-    for op in block.operations:
-        op = op.operation
-        if op.name == "linalg.yield":
-            return mapped[op.operands[0]] if op.operands[0] in mapped else \
-                vector.broadcast(ir.VectorType.get([lanes], op.operands[0].type), op.operands[0])
-        if op.name == "arith.constant":
-            r = op.results[0]
-            vt = ir.VectorType.get([lanes], r.type)
-            mapped[r] = arith.constant(vt, ir.DenseElementsAttr.get_splat(vt, op.attributes["value"]))
-            continue
-        operands = []
-        for v in op.operands:
-            if v not in mapped:
-                mapped[v] = vector.broadcast(ir.VectorType.get([lanes], v.type), v)
-            operands.append(mapped[v])
-        attrs = op.attributes
-        new = ir.Operation.create(op.name, results=[ir.VectorType.get([lanes], r.type) for r in op.results],
-                                  operands=operands, attributes={a: attrs[a] for a in attrs})
-        for r, nr in zip(op.results, new.results):
-            mapped[r] = nr
-    raise ValueError("generic body without linalg.yield")
+        self.ep.finish()
 
 
 def _pixel_indices(m, s: ConvShape):
@@ -1190,7 +855,7 @@ def padded_source(conv):
         return None
     # The source must keep its values until the kernel has run: nothing between the copy and
     # the conv writes its bytes (a scratch buffer reused after the copy, its last reader).
-    ops = _block_ops(conv)
+    ops = block_ops(conv)
     start = next((i for i, o in enumerate(ops) if _inside(writer, o)), None)
     if start is None:
         return None

@@ -98,3 +98,13 @@ def delinearize(flat: ir.Value, shape: Sequence[int]) -> list[ir.Value]:
         position = arith.divui(flat, arith.constant(index, stride)) if stride > 1 else flat
         indices.append(arith.remui(position, arith.constant(index, size)) if indices else position)
     return indices
+
+
+def block_ops(op) -> list:
+    """The ops of the block holding `op` (its parent region's block that contains it)."""
+    for region in op.parent.regions:
+        for block in region.blocks:
+            ops = [o.operation for o in block.operations]
+            if op in ops:
+                return ops
+    return []

@@ -39,9 +39,11 @@ from mlir import ir
 from mlir.dialects import arith, llvm, memref, scf, vector
 
 from ..dialects.hlo.types import element_type_of
+from .epilogue import apply_body
 from .loops import in_parts
 
 MARK = "mlc.packed_gemm"  # on the A panel buffer of every packed GEMM (for tests and readers of the IR)
+EPILOGUE_MARK = "mlc.packed_epilogue"  # on the stores of a fused epilogue's output
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,7 @@ class GemmProblem:
     threads: int
     beta_zero: bool  # C is overwritten (its zero fill was dropped) rather than accumulated
     pairs: bool = False  # int16 pairs into int32 lanes (VNNI vpdpwssd): module docstring
+    epilogue: object = None  # epilogue.Epilogue applied to each C tile (K within one block)
 
 
 def _is_float(t: ir.Type) -> bool:
@@ -383,9 +386,12 @@ def _microkernel(ap, bp, a_base, b_base, kcp, bl: Blocking, compute: ir.Type, pa
     return list(loop.results)
 
 
-def _update_c(c_view, accs, row, col, bl: Blocking, m_total: int, n_total: int, overwrite, c_el) -> None:
+def _update_c(c_view, accs, row, col, bl: Blocking, m_total: int, n_total: int, overwrite, c_el,
+              epilogue=None) -> None:
     """C[row + r, col + j*lanes : +lanes] (+)= acc, rows past M skipped, columns past N
-    masked (vector.transfer_read/write, not in bounds at the edge)."""
+    masked (vector.transfer_read/write, not in bounds at the edge). With an `epilogue`
+    the sum, rounded to C's type, goes through the consumer's body into its output instead
+    of C."""
     regs = bl.nr // bl.lanes
     vt_c = ir.VectorType.get([bl.lanes], c_el)
     compute_vt = ir.VectorType(accs[0].type)
@@ -409,16 +415,46 @@ def _update_c(c_view, accs, row, col, bl: Blocking, m_total: int, n_total: int, 
                 if overwrite is not False:  # dynamic: first K block with beta = 0 overwrites
                     summed = arith.select(overwrite, value, summed)
                 value = summed
-            vector.transfer_write(None, _narrow(value, vt_c), c_view, [ri, cj], perm, [cols_in_bounds])
+            if epilogue is not None:
+                _store_through(epilogue, _narrow(value, vt_c), ri, cj, cols_in_bounds)
+            else:
+                vector.transfer_write(None, _narrow(value, vt_c), c_view, [ri, cj], perm, [cols_in_bounds])
         if guard is not None:
             scf.YieldOp([])
             ip.__exit__(None, None, None)
 
 
+def _store_through(ep, value: ir.Value, row, col, in_bounds: bool) -> None:
+    """The consumer's body on the C vector `value` at [row, col:+lanes] and the vectors its
+    other inputs hold there ("full": the same index, "channel": col:+lanes of a vector along
+    N, "scalar": broadcast), stored into its output (epilogue.Epilogue)."""
+    lanes = ir.VectorType(value.type).shape[0]
+    perm2 = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
+    perm1 = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(1, 1))
+    args = []
+    for kind, buffer in zip(ep.kinds, ep.buffers):
+        el = ir.MemRefType(buffer.type).element_type
+        vt = ir.VectorType.get([lanes], el)
+        if kind == "acc":
+            args.append(value)
+        elif kind == "full":
+            args.append(vector.transfer_read(vt, buffer, [row, col], perm2, _zero(el), [in_bounds]))
+        elif kind == "channel":
+            args.append(vector.transfer_read(vt, buffer, [col], perm1, _zero(el), [in_bounds]))
+        else:
+            args.append(vector.broadcast(vt, memref.load(buffer, [])))
+    result = apply_body(ep.block, args, lanes)
+    store = vector.transfer_write(None, result, ep.out, [row, col], perm2, [in_bounds])
+    store.operation.attributes[EPILOGUE_MARK] = ir.UnitAttr.get()
+
+
 def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
     """At the current insertion point: C (+)= A B for one matrix (no batch), packed and
-    register-tiled, the rows (or columns) split between prob.threads threads."""
+    register-tiled, the rows (or columns) split between prob.threads threads. With
+    prob.epilogue (K within one KC block: each C tile is then final when it leaves the
+    registers) the tiles go through the consumer into its output, and C is not written."""
     bl = blocking(prob.compute, prob.register_bits)
+    assert prob.epilogue is None or prob.k <= bl.kc, "an epilogue needs one K block"
     # Packing reads each operand in its memory order: [t, p] or [p, t] (tile index minor).
     a_minor = a.row_stride == 1 and a.col_stride != 1  # A stored transposed: M is unit stride
     a_src = Operand(a.value, a.offset, a.col_stride, 1).view(prob.k, prob.m) if a_minor else a.view(prob.m, prob.k)
@@ -481,7 +517,8 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
                             accs = _microkernel(ap, bp, a_base, b_base, kcp, bl, prob.compute, prob.pairs)
                             row = arith.addi(ic, arith.muli(i_r, _index(bl.mr)))
                             col = arith.addi(jc, arith.muli(jr, _index(bl.nr)))
-                            _update_c(c_view, accs, row, col, bl, prob.m, prob.n, overwrite, c_el)
+                            # (an epilogue only with one K block: emit_gemm's docstring)
+                            _update_c(c_view, accs, row, col, bl, prob.m, prob.n, overwrite, c_el, prob.epilogue)
                             scf.YieldOp([])
                         scf.YieldOp([])
                     scf.YieldOp([])

@@ -26,6 +26,7 @@ import mlc.numpy as mnp
 from mlc import CompileOptions
 import mlc.codegen.blas as blas
 import mlc.codegen.contraction as contraction
+import mlc.codegen.tile_matmul as tile_matmul
 from mlc.codegen.packed_gemm import MARK, _square_block, blocking
 from mlc.codegen.target import int16_pair_dot
 
@@ -432,6 +433,78 @@ def test_register_tile_remainders_dtypes(m, k, n, dtype, bits):
     assert (MARK in compiled.as_text("codegen")) == (dtype == np.float16)
     want = (a.astype(np.float32) @ b.astype(np.float32)).astype(dtype) if dtype == np.float16 else a @ b
     close(compiled(a, b), want, k)
+
+
+# Consumers the packed kernel applies to its tiles (epilogue.py): (mlc, numpy) of (product,
+# bias [N], residual [M, N], scalar).
+PACKED_EPILOGUES = {
+    "bias-relu": (lambda y, b, r, s: mnp.maximum(y + b, 0), lambda y, b, r, s: np.maximum(y + b, 0)),
+    "residual-scale": (lambda y, b, r, s: (y + r) * s, lambda y, b, r, s: (y + r) * s),
+    "tanh-bias": (lambda y, b, r, s: mnp.tanh(y) + b, lambda y, b, r, s: np.tanh(y) + b),
+}
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("bits", [256, 512])
+@pytest.mark.parametrize("m, k, n", [(67, 100, 300), (256, 256, 96), (13, 257, 129), (300, 600, 40)], ids=str)
+@pytest.mark.parametrize("epilogue", list(PACKED_EPILOGUES))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32])
+def test_packed_kernel_fuses_its_epilogue(epilogue, dtype, m, k, n, bits, threads, monkeypatch):
+    """The packed kernel applies the matmul's elementwise consumer to each C tile when K fits
+    one KC block (blocking().kc), else the consumer stays a loop of its own; numpy on odd
+    shapes (partial tiles at both edges), every dtype, both widths, one and two threads."""
+    if epilogue == "tanh-bias" and dtype == np.int32:
+        pytest.skip("tanh takes floats")
+    monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)  # small ones would be register-tiled
+    monkeypatch.setattr(tile_matmul, "EPILOGUE_TILED_MAX_MNK", 0)
+    fn, ref = PACKED_EPILOGUES[epilogue]
+    rng = np.random.default_rng(m + k * 5 + n * 11 + bits)
+    x, w = data(rng, (m, k), dtype), data(rng, (k, n), dtype)
+    b, r = data(rng, (n,), dtype), data(rng, (m, n), dtype)
+    s = np.asarray(3 if dtype == np.int32 else 0.5, dtype)
+    options = CompileOptions(blas=False, vector_bits=bits, threads=threads)
+    compiled = mlc.jit(lambda x, w, b, r, s: fn(x @ w, b, r, s), options=options).lower(x, w, b, r, s).compile()
+    with ir.Context():
+        kc = blocking(ir.F64Type.get() if dtype == np.float64 else
+                      (ir.IntegerType.get_signless(32) if dtype == np.int32 else ir.F32Type.get()), bits).kc
+    assert ("mlc.packed_epilogue" in compiled.as_text("codegen")) == (k <= kc), (k, kc)
+    if dtype == np.float16:
+        y = (x.astype(np.float32) @ w.astype(np.float32)).astype(np.float16)
+    else:
+        y = x @ w
+    want = np.asarray(ref(y, b, r, s)).astype(dtype)
+    tol = {np.dtype(np.float16): 2e-2}.get(np.dtype(dtype))
+    if tol is None:
+        close(compiled(x, w, b, r, s), want, k)
+    else:  # f16: the product rounded once to f16 before the epilogue, as numpy does
+        np.testing.assert_allclose(compiled(x, w, b, r, s).astype(np.float32), want.astype(np.float32),
+                                   rtol=tol, atol=tol * np.sqrt(k))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_packed_epilogues_in_a_chain(threads, monkeypatch):
+    """Four layers relu(h @ w + b) on the packed kernel: the temporaries share the scratch
+    buffer (every C is the same view), so an epilogue fuses only where its output takes no
+    bytes its GEMM reads and C is overwritten before it is read again (epilogue._uses_only,
+    _redirect_ok); the others stay loops. numpy."""
+    monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)
+    monkeypatch.setattr(tile_matmul, "EPILOGUE_TILED_MAX_MNK", 0)
+    rng = np.random.default_rng(41)
+    x = data(rng, (96, 80), np.float32)
+    layers = [(data(rng, (80, 80), np.float32) * 0.2, data(rng, (80,), np.float32)) for _ in range(4)]
+
+    def net(x, *params):
+        for i in range(0, len(params), 2):
+            x = mnp.maximum(x @ params[i] + params[i + 1], 0.0)
+        return x
+
+    flat = [a for layer in layers for a in layer]
+    compiled = mlc.jit(net, options=CompileOptions(blas=False, threads=threads)).lower(x, *flat).compile()
+    assert "mlc.packed_epilogue" in compiled.as_text("codegen")
+    want = x
+    for w, b in layers:
+        want = np.maximum(want @ w + b, 0.0)
+    close(compiled(x, *flat), want, 80)
 
 
 # Two products read by one elementwise op (SwiGLU, gated units, sums of projections).
