@@ -54,7 +54,7 @@ from .blas import compute_type, strategy
 from .contraction import Contraction, match_contraction, register_tile, remainders
 from .loops import inside_parallel_loop
 from .target import num_threads, vector_register_bits
-from .transform_script import apply_transform_script, drop_attributes
+from .transform_script import apply_transform_script, drop_attributes, script_module
 
 _TAG = "mlc.tile_matmul"
 _EPILOGUE = "mlc.tile_epilogue"
@@ -187,12 +187,7 @@ def _script(plans: list[_Plan]) -> str:
     body = "\n    ".join(steps)
     hoists = "\n    ".join(f"transform.loop.hoist_loop_invariant_subsets %k{i} : !transform.any_op"
                            for i, plan in enumerate(plans) if plan.k_extent > 1)
-    return f"""
-module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
-    {body}
-    %funcs = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %funcs {{
+    return script_module(body, f"""transform.apply_patterns to %funcs {{
       transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
       transform.apply_patterns.canonicalization
     }} : !transform.any_op
@@ -206,11 +201,7 @@ module attributes {{transform.with_named_sequence}} {{
     transform.apply_patterns to %funcs {{
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
       transform.apply_patterns.canonicalization
-    }} : !transform.any_op
-    transform.yield
-  }}
-}}
-"""
+    }} : !transform.any_op""")
 
 
 def _pure_broadcast(value: ir.Value):

@@ -9,6 +9,21 @@ from mlir.dialects.transform import interpreter
 from ..transforms.pass_base import PassError
 
 
+def script_module(steps: str, after: str) -> str:
+    """A transform module whose @__transform_main runs `steps` on %root, then binds %funcs
+    (every func.func) for `after` (the pattern applications that clean up behind them)."""
+    return f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    {steps}
+    %funcs = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
+    {after}
+    transform.yield
+  }}
+}}
+"""
+
+
 def apply_transform_script(module: ir.Operation, text: str, what: str) -> None:
     """Parses `text` (a module holding @__transform_main) and applies it to `module`; a
     failure is a PassError naming `what` failed."""

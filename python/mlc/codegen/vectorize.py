@@ -50,7 +50,7 @@ from .loops import for_range, forall, inside_parallel_loop, nested_for
 from .parallel import body_cost, chunk_size, worth_parallel, worth_work
 from .row_fusion import TAG as ROW_FUSION_TAG
 from .target import last_level_cache_bytes, num_threads, vector_register_bits
-from .transform_script import apply_transform_script, drop_attributes
+from .transform_script import apply_transform_script, drop_attributes, script_module
 from .views import view_root
 
 _TAG = "mlc.vectorize"
@@ -239,24 +239,15 @@ def _transform_script(tilings: list[Tiling]) -> str:
                         if tiling.vector_sizes else "")
         steps.append(f"transform.structured.vectorize {target}{vector_sizes} : !transform.any_op")
     body = "\n    ".join(steps)
-    return f"""
-module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
-    {body}
-    %funcs = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %funcs {{
+    return script_module(body, """transform.apply_patterns to %funcs {
       transform.apply_patterns.vector.lower_masked_transfers
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerparallel"
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.canonicalization
-    }} : !transform.any_op
+    } : !transform.any_op
     %hoisted = transform.structured.hoist_redundant_vector_transfers %funcs
-      : (!transform.any_op) -> !transform.any_op
-    transform.yield
-  }}
-}}
-"""
+      : (!transform.any_op) -> !transform.any_op""")
 
 
 # --- MLC's own row emitter: gathers and streaming kernels ----------------------------------
