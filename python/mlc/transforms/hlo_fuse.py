@@ -147,21 +147,24 @@ def reads_per_element(g: BlockGraph, consumer: int, operand_index: int) -> float
 
 
 def evaluations(g: BlockGraph, producer: int, multiplicity: dict) -> float:
-    """How many times the fused kernel would evaluate each element of `producer`: the sum,
-    over its uses in the group, of the user's own evaluations times its reads per element
-    (merged kernels recompute an op per use; a reduction or contraction runs once)."""
+    """How many times the fused kernel would evaluate each element of `producer`: the most,
+    over its uses in the group, of the user's own evaluations times its reads per element.
+    The fused loop computes a value once per iteration however many ops use it (upstream
+    fusion keeps one copy of the producer's body: tanh used twice is one math.tanh in the
+    fused generic), so only reading it through a broadcast repeats it (a reduction or
+    contraction runs once)."""
     total = 0.0
     for user, number in g.users[producer]:
         if user in multiplicity:  # a use outside the group reads the stored result
-            total += multiplicity[user] * reads_per_element(g, user, number)
+            total = max(total, multiplicity[user] * reads_per_element(g, user, number))
     return total
 
 
 def recompute_within_budget(extra: float, group_flops: float) -> bool:
     """The cost model: a producer joins only if the arithmetic repeated by recomputing it (and
     everything already repeated in the group) stays within RECOMPUTE_BUDGET of the group's
-    own arithmetic. tanh read through a broadcast, or feeding two users, stays outside
-    (materialized once); a free reshape or a cheap add used twice may join."""
+    own arithmetic. tanh read through a broadcast stays outside (materialized once); tanh
+    or an add feeding two users in the group, a free reshape, join."""
     return extra <= RECOMPUTE_BUDGET * group_flops + 1e-9
 
 
