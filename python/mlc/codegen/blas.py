@@ -60,20 +60,15 @@ rounds against OpenBLAS called the same way; a shared machine):
     read w by columns: 1 x 1024 x 4096 took 46 ms against numpy's 0.7 (gemv: 0.48 ms;
     OpenBLAS's gemm with M = 1 took 1.1 ms, its gemm with N = 1 12 ms). With BLAS off,
     the packed kernel from PACKED_MIN_MNK (0.79 ms there), the loop nest below it.
-  - own kernel (`own_kernel_takes`): on hosts with 512-bit vectors (OWN_KERNEL_BITS) a
-    matmul of OWN_MIN_ROWS = 128 rows or more stays on the packed kernel above MIN_MNK too.
-    There it measured 1.03-1.18x OpenBLAS on one thread and 1.00-1.16x on two (gemm.md,
-    f32 512^3-2048^3 and skinny, f64 1024^3), and a function without BLAS calls keeps both
-    threads for its other loops (mlc-sequential-beside-blas) and the packed kernel's fused
-    epilogues; against the size rule, in separate processes alternating (min / median
-    of 5 runs, ms): mlp_block 11.76 / 12.21 -> 11.34 / 12.24, swiglu_ffn 11.28 / 11.66 ->
-    10.92 / 11.94, mixer_block 6.57 / 7.90 -> 6.20 / 6.25, decoder_block 10.39 / 13.53 ->
-    9.80 / 10.60, attention 8.84 / 11.76 -> 8.66 / 9.31, mlp_block_768 25.7 / 26.6 both
-    (the medians: OpenBLAS's threads stalling on this shared host; MLC's did not). Fewer
-    rows stay calls: up to M = 64 OpenBLAS was 1.01-1.39x ahead on most weights (the
-    small-M section), and gru_cell/lstm_cell (64 rows) ran 10-30% slower all packed. The
-    256-bit kernel (6 x 16) measured 0.84-0.95x OpenBLAS's AVX2 (Haswell) kernel on one
-    thread (this host, OPENBLAS_CORETYPE=Haswell): calls from MIN_MNK there.
+  - tried and not kept (2026-12-04): the packed kernel above MIN_MNK too, for 128 rows or
+    more on 512-bit hosts. Alone, in separate processes (min / median of 5 alternating
+    runs, ms), the blocks gained: mlp_block 11.76 / 12.21 -> 11.34 / 12.24, mixer_block
+    6.57 / 7.90 -> 6.20 / 6.25, decoder_block 10.39 / 13.53 -> 9.80 / 10.60 (no OpenBLAS
+    threads stalling beside MLC's). But a user timing MLC right after numpy's own matmul
+    meets OpenBLAS's workers still spinning: 1024^3 then ran 20.8 ms against numpy's 11.0
+    (MLC's two halves split statically, the slowed one holds the join; jax.jit, whose pool
+    balances, 13.6-14.4 against 10.3 alone), where the call it replaced costs what numpy's
+    does. Kept as calls until the parallel loops balance dynamically.
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
@@ -438,10 +433,6 @@ _NO_MEMORY_EFFECT = ("arith.constant", "memref.view", "memref.subview", "memref.
 
 
 MIN_MNK = 1 << 25  # 256 x 256 x 512: below, the packed kernel was faster than the call
-# Above MIN_MNK the packed kernel keeps matmuls of at least OWN_MIN_ROWS rows on hosts with
-# OWN_KERNEL_BITS vectors (module docstring, "own kernel").
-OWN_KERNEL_BITS = 512
-OWN_MIN_ROWS = 128
 PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when the tile fits
 # The packed kernel splits between threads from this many multiply-adds (every batch's
 # counted). Waking the async runtime's workers and joining them cost 40-70 us on this
@@ -463,24 +454,15 @@ def blas_available() -> bool:
     return False
 
 
-def own_kernel_takes(c: Contraction, register_bits: int) -> bool:
-    """Whether MLC's packed kernel takes a matmul above MIN_MNK (module docstring, "own
-    kernel"): at OWN_KERNEL_BITS and at least OWN_MIN_ROWS rows."""
-    return register_bits >= OWN_KERNEL_BITS and c.size(c.m) >= OWN_MIN_ROWS
-
-
-def blas_rule(c: Contraction, min_mnk: int = 0, register_bits: int = 0) -> bool:
-    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds
-    (default MIN_MNK, unless own_kernel_takes it), or of at most FEW_ROWS rows and at least
-    PACKED_MIN_MNK (module docstring: the measurements behind the thresholds)."""
+def blas_rule(c: Contraction, min_mnk: int = 0) -> bool:
+    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds, or
+    of at most FEW_ROWS rows and at least PACKED_MIN_MNK (module docstring: the
+    measurements behind MIN_MNK and FEW_ROWS)."""
     if not (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM) or c.widened:
         return False
     if c.is_vector:  # x[1, K] @ w[K, N]: a call at any size (the loop nest reads w by columns)
         return True
-    if min_mnk:
-        if c.mnk >= min_mnk:
-            return True
-    elif c.mnk >= MIN_MNK and not own_kernel_takes(c, register_bits or vector_register_bits()):
+    if c.mnk >= (min_mnk or MIN_MNK):
         return True
     return c.size(c.m) <= FEW_ROWS and c.mnk >= PACKED_MIN_MNK
 
@@ -507,7 +489,7 @@ def strategy(c: Contraction, register_bits: int = 0, min_mnk: int = 0) -> str:
     remainder tile in M and in N; the generic loop nest for the few element types the
     packed kernel lacks).
     The rule and the measurements behind it: module docstring."""
-    if config.blas_enabled() and blas_rule(c, min_mnk, register_bits) and blas_available():
+    if config.blas_enabled() and blas_rule(c, min_mnk) and blas_available():
         return "blas"
     if c.is_vector:  # the loop nest for small ones; big ones would read w by columns
         return "packed" if c.mnk >= PACKED_MIN_MNK else "loop"

@@ -380,15 +380,15 @@ def test_blas_calls_leave_openblas_thread_count_alone(threads):
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_matmul_beside_blas(threads, dtype, monkeypatch):
-    """Two matmuls in one function, the size rule at 2^23: 97x513x170 is a BLAS call (fewer
-    rows than OWN_MIN_ROWS: at any vector width), and 67x300x259 (packed by size, split
-    between threads from 2^22 here) is one too on two threads (the function's loops run on
-    one thread beside BLAS: blas._beside_blas), the packed kernel on one. Odd shapes, numpy."""
+    """Two matmuls in one function, the size rule at 2^23: 129x513x130 is a BLAS call, and
+    67x300x259 (packed by size, split between threads from 2^22 here) is one too on two
+    threads (the function's loops run on one thread beside BLAS: blas._beside_blas), the
+    packed kernel on one. Odd shapes, numpy."""
     monkeypatch.setattr(blas, "MIN_MNK", 1 << 23)
     monkeypatch.setattr(blas, "PACKED_PARALLEL_MIN_MNK", 1 << 22)
     rng = np.random.default_rng(11)
     x, wx = data(rng, (67, 300), dtype), data(rng, (300, 259), dtype)
-    h, wh = data(rng, (97, 513), dtype), data(rng, (513, 170), dtype)
+    h, wh = data(rng, (129, 513), dtype), data(rng, (513, 130), dtype)
     fn = lambda a, b, c, d: (a @ b, c @ d)  # noqa: E731
     options = CompileOptions(blas=True, threads=threads)
     got = mlc.jit(fn, options=options)(x, wx, h, wh)
@@ -605,18 +605,11 @@ def test_register_tile_remainders_layouts(layout, shape):
 def test_the_rule():
     """Operator selection (blas.strategy, measured in benchmarks/results/gemm.md): f32/f64
     of at least 2^25 multiply-adds (or of at most 8 rows and 2^22: test_blas_rule_thresholds)
-    to OpenBLAS, but for 128 rows or more at 512 bits; below that, integers, and everything with
+    to OpenBLAS; below that, integers, and everything with
     BLAS off to the packed kernel; below 2^22 (up to 128^3) to mlc-tile-matmul's register
     tiles, whether or not the tile divides the extents (not f16)."""
     big = np.ones((256, 512), np.float32), np.ones((512, 256), np.float32)
-    # 2^25 with 256 rows: OpenBLAS at 256 bits, the packed kernel at 512 (OWN_MIN_ROWS).
-    text = codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=True, vector_bits=256))
-    assert "scipy_cblas_sgemm64_" in text and MARK not in text
-    text = codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=True, vector_bits=512))
-    assert "scipy_cblas" not in text and MARK in text
-    skinny = np.ones((96, 1024), np.float32), np.ones((1024, 512), np.float32)  # 96 rows: a call
-    assert "scipy_cblas_sgemm64_" in codegen(lambda x, y: x @ y, *skinny,
-                                             options=CompileOptions(blas=True, vector_bits=512))
+    assert "scipy_cblas_sgemm64_" in codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=True))
     own = codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=False))
     assert "scipy_cblas" not in own and MARK in own
     mid = np.ones((256, 256), np.float32)
@@ -653,17 +646,13 @@ def _contraction(m, k, n, element):
     (9, 1024, 1024, False), (16, 1024, 1024, False),  # ... only up to 8 rows
     (32, 1024, 1024, True),  # 2^25: the size rule again
 ])
-@pytest.mark.parametrize("bits", [256, 512])
-def test_blas_rule_thresholds(m, k, n, want, bits):
+def test_blas_rule_thresholds(m, k, n, want):
     """blas.blas_rule on each side of MIN_MNK and of FEW_ROWS x PACKED_MIN_MNK (the
-    measurements: gemm.md's small-M section), for f32 and f64; never integers or f16. At
-    512 bits the packed kernel keeps the size rule's matmuls of OWN_MIN_ROWS rows or more."""
+    measurements: gemm.md's small-M section), for f32 and f64; never integers or f16."""
     from mlir import ir
     with ir.Context():
         for element in (ir.F32Type.get(), ir.F64Type.get()):
-            own = bits >= blas.OWN_KERNEL_BITS and m >= blas.OWN_MIN_ROWS and m > blas.FEW_ROWS
-            got = blas.blas_rule(_contraction(m, k, n, element), register_bits=bits)
-            assert got is (want and not own), (m, k, n, element, bits)
+            assert blas.blas_rule(_contraction(m, k, n, element)) is want, (m, k, n, element)
         for element in (ir.IntegerType.get_signless(32), ir.F16Type.get()):
             assert not blas.blas_rule(_contraction(m, k, n, element))
         # An explicit floor (mlc-blas min-mnk=...) replaces MIN_MNK only.
