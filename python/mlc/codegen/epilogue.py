@@ -25,7 +25,7 @@ def _static_strides(value: ir.Value) -> list[int] | None:
 # inside a loop mlc-row-fusion made. When that generic is the kernel's next one and only reads
 # the output element by element, the kernel applies its body to each register tile before
 # storing it and writes the generic's output instead: its own output never goes to memory.
-TAG_ROW_FUSION = "mlc.row_fusion"  # row_fusion.TAG (that module imports blas, as this one)
+TAG_ROW_FUSION = "mlc.row_fusion"  # row_fusion.TAG (row_fusion imports blas, which imports this module)
 _PURE = ("arith.constant", "memref.view", "memref.subview", "memref.cast", "memref.collapse_shape",
          "memref.expand_shape", "memref.extract_strided_metadata", "memref.reinterpret_cast")
 # Measurement switch: False leaves every epilogue as its own kernel.
