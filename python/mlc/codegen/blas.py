@@ -66,9 +66,10 @@ rounds against OpenBLAS called the same way; a shared machine):
     6.57 / 7.90 -> 6.20 / 6.25, decoder_block 10.39 / 13.53 -> 9.80 / 10.60 (no OpenBLAS
     threads stalling beside MLC's). But a user timing MLC right after numpy's own matmul
     meets OpenBLAS's workers still spinning: 1024^3 then ran 20.8 ms against numpy's 11.0
-    (MLC's two halves split statically, the slowed one holds the join; jax.jit, whose pool
-    balances, 13.6-14.4 against 10.3 alone), where the call it replaced costs what numpy's
-    does. Kept as calls until the parallel loops balance dynamically.
+    (MLC's two threads then share the core the spinning worker leaves; jax.jit 13.6-14.4
+    against 10.3 alone), where the call it replaced costs what numpy's does. Splitting a
+    loop into 4x more blocks than workers did not help (a 4M-element tanh right after a
+    numpy matmul 1.6-2.1 ms either way, 1.0-1.7 alone). Kept as calls.
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
