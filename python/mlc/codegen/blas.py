@@ -322,7 +322,7 @@ def _packed_epilogue(op, c: Contraction, operands, zero_fill, register_bits: int
     6.24 -> 5.84; with K in four blocks (512x2048x512) C's partial sums still go to memory and
     the last block's update twice in the code: -1% at run time, +25 ms of compile time, so
     not there."""
-    a, b, out, m, n = operands
+    _, _, out, m, n = operands
     t = ir.MemRefType(op.operands[2].type)
     if c.batch or out.transposed or t.rank != 2 or len(m) != 1 or len(n) != 1 or \
             list(t.shape) != [c.size(m), c.size(n)]:

@@ -389,7 +389,7 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
     in_parts(parts, body)
     memref.dealloc(wp)
     if emitter is not None:
-        emitter.finish()
+        emitter.ep.finish()
     return emitter is not None
 
 
@@ -657,12 +657,12 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
 
         in_parts(row_parts, row_body)
         if emitter is not None:
-            emitter.finish()
+            emitter.ep.finish()
         return emitter is not None
 
     in_parts(parts, body)
     if emitter is not None:
-        emitter.finish()
+        emitter.ep.finish()
     return emitter is not None
 
 
@@ -723,9 +723,6 @@ class _EpilogueEmitter:
         store = vector.store(result, self.out, [at]) if mask is None else \
             vector.maskedstore(self.out, [at], mask, result)
         store.attributes[MARK] = ir.UnitAttr.get()
-
-    def finish(self):
-        self.ep.finish()
 
 
 def _pixel_indices(m, s: ConvShape):

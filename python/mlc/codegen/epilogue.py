@@ -208,7 +208,7 @@ def _scratch_view(value: ir.Value) -> bool:
 
 
 def _redirect_ok(kernel, consumer, ob: ir.Value, out: ir.Value, ops: list) -> bool:
-    """Whether the kernel may write the epilogue into the kernel's own buffer `ob` and later
+    """Whether the kernel may write the epilogue into its own output buffer `ob` and later
     readers of `out` read `ob`: both views of the scratch buffer with the same type, no other
     view of ob's bytes used after the consumer, every use of `out` outside the consumer after it."""
     if not (_scratch_view(ob) and _scratch_view(out)) or ob.type != out.type:
@@ -241,8 +241,9 @@ def _redirect_ok(kernel, consumer, ob: ir.Value, out: ir.Value, ops: list) -> bo
 
 def match_epilogue(kernel, fills=(), reads=None) -> Epilogue | None:
     """The elementwise consumer of `kernel`'s output (a conv or a matmul on buffers: two
-    inputs, then the output) that the kernel can apply (module comment above), or None. `reads`: the buffers the kernel reads (default its two inputs, a conv's input and
-    weights; the unpadded source instead of the input when the kernel pads)."""
+    inputs, then the output) that its emitted code can apply (module comment above), or
+    None. `reads`: the buffers that code reads (default the two inputs: a conv's input and
+    weights, a matmul's A and B; the unpadded source instead of the input when a conv pads)."""
     if not FUSE_EPILOGUE:
         return None
     xb, wb, ob = (kernel.operands[i] for i in range(3))
@@ -320,7 +321,7 @@ def match_epilogue(kernel, fills=(), reads=None) -> Epilogue | None:
         return None
     root, _ = _view_range(ob)
     if _owner_op(root) is None and not _scratch_view(ob):
-        return None  # a function argument: the caller reads the convolution itself
+        return None  # a function argument: the caller reads the kernel's output itself
     replace = None
     if any(_may_alias(out, r) for r in reads) or any(
             _may_alias(out, b) and not (k == "full" and _view_range(b) == _view_range(out))
@@ -330,8 +331,8 @@ def match_epilogue(kernel, fills=(), reads=None) -> Epilogue | None:
         if not _uses_only(ob, [kernel, consumer, *fills]) or not _redirect_ok(kernel, consumer, ob, out, ops):
             return None  # (ob then holds the consumer's output: no later use of it may be another value's)
         replace, out = out, ob
-    # The kernel is emitted where the kernel is: views the consumer's buffers come from that
-    # were made between the two (pure ops) move before the kernel.
+    # The code is emitted where `kernel` is: views the consumer's buffers come from that
+    # were made between the two (pure ops) move before it.
     ahead = ops[:ops.index(kernel)]
     for value in [out, *buffers]:
         _hoist(value, kernel, ahead)
