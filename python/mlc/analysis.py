@@ -1,9 +1,19 @@
 """Cost and memory analysis of a compiled function, read off its bufferized IR (the
-`buffers` stage): kernels are linalg ops (each one loop nest; a row-fused loop of several
-is one), temporaries are the
-scratch buffer (mlc-preallocate-temporaries) plus buffers still allocated inside the
-function, reads/writes are each kernel's operand sizes, plus the elements a kernel's body loads at
-computed positions (a fused gather's rows)."""
+`buffers` stage), so it counts what the generated loops do (a producer recomputed inside a
+consumer's loop shows up as flops):
+
+  - kernels: loop nests. Each linalg op is one; a loop made before bufferization is one
+    whatever it holds (a row-fused loop over rows, a chain-tiled loop over blocks of rows,
+    mlc-tile-matmul's register-tiled loops over vectors).
+  - flops: arithmetic ops (arith/math, not index or integer address arithmetic) times the
+    elements they compute, times the trips of the loops around them. Named linalg ops
+    (convolutions, transposes) are read in their generic form.
+  - bytes read / written: each kernel's operands (a linalg op's; a loop nest's distinct
+    buffers, whole), plus the elements a kernel's body loads at computed positions (a fused
+    gather's rows), times the trips of the loops around them.
+  - temp bytes: the scratch buffer (mlc-preallocate-temporaries) plus buffers still
+    allocated inside the function.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +21,7 @@ import math
 
 from mlir import ir
 
+from .codegen.chain_tiling import TAG as CHAIN_TILING
 from .codegen.row_fusion import TAG as ROW_FUSION
 from .abi import SCRATCH_ATTR
 from .dialects.hlo.types import byte_size, element_bytes
@@ -30,13 +41,27 @@ def _loop_ranges(op) -> list[int]:
     return ranges
 
 
+def _elements(t: ir.Type) -> int:
+    return math.prod(ir.VectorType(t).shape) if isinstance(t, ir.VectorType) else 1
+
+
+def _is_flop(op) -> bool:
+    """An arith/math op computing numbers (floats, or integer vectors: a widened int8 matmul),
+    not a constant, an index or a scalar integer (loop and address arithmetic)."""
+    if op.name.split(".")[0] not in ("arith", "math") or op.name == "arith.constant" or not len(op.results):
+        return False
+    t = op.results[0].type
+    if isinstance(t, ir.VectorType):
+        return not isinstance(t.element_type, ir.IndexType)
+    return isinstance(t, ir.FloatType)
+
+
 def _flops(op) -> int:
+    """A linalg.generic's arithmetic: its body's ops times its iterations."""
     if op.name != "linalg.generic":
         return 0
     body = op.regions[0].blocks[0]
-    per_iteration = sum(1 for inner in body.operations
-                        if inner.operation.name.split(".")[0] in ("arith", "math")
-                        and inner.operation.name != "arith.constant")
+    per_iteration = sum(1 for inner in body.operations if _is_flop(inner.operation))
     return per_iteration * math.prod(_loop_ranges(op))
 
 
@@ -56,14 +81,43 @@ def _body_load_bytes(op) -> int:
     return total
 
 
-def _row_loop_trips(op) -> int:
-    """How many times `op` runs: the row count of the row-fused loop around it, else 1."""
-    parent = op.parent
-    while parent is not None:
-        if ROW_FUSION in parent.attributes:
-            return ir.IntegerAttr(parent.attributes[ROW_FUSION]).value
+def _constant(value: ir.Value) -> int | None:
+    owner = value.owner
+    owner = getattr(owner, "operation", owner)
+    if isinstance(owner, ir.Operation) and owner.name == "arith.constant" and \
+            isinstance(owner.attributes["value"], ir.IntegerAttr):
+        return ir.IntegerAttr(owner.attributes["value"]).value
+    return None
+
+
+def _loop_trips(loop) -> int:
+    """How many times a loop runs its body: its static trip count (scf.for, scf.forall,
+    scf.parallel; a row-fused loop's tag), 1 when not static."""
+    if ROW_FUSION in loop.attributes:
+        return ir.IntegerAttr(loop.attributes[ROW_FUSION]).value
+    if loop.name == "scf.forall":
+        bounds = [list(ir.DenseI64ArrayAttr(loop.attributes[k]))
+                  for k in ("staticLowerBound", "staticUpperBound", "staticStep")]
+    elif loop.name in ("scf.for", "scf.parallel"):
+        n = 1 if loop.name == "scf.for" else (len(loop.operands) - len(loop.results)) // 3
+        bounds = [[_constant(v) for v in loop.operands[i * n:(i + 1) * n]] for i in range(3)]
+    else:
+        return 1
+    trips = 1
+    for lower, upper, step in zip(*bounds):
+        if not all(isinstance(b, int) and abs(b) < 1 << 62 for b in (lower, upper, step)) or step <= 0:
+            return 1  # a dynamic bound (ShapedType's dynamic marker in forall's static lists)
+        trips *= max(0, -(-(upper - lower) // step))
+    return trips
+
+
+def _trips(op) -> int:
+    """How many times `op` runs: the trip counts of the loops around it in its function."""
+    trips, parent = 1, op.parent
+    while parent is not None and parent.name != "func.func":
+        trips *= _loop_trips(parent)
         parent = parent.parent
-    return 1
+    return trips
 
 
 def _has_linalg(op) -> bool:
@@ -79,18 +133,77 @@ def _has_linalg(op) -> bool:
     return bool(found)
 
 
-def analyze(module: ir.Module) -> dict:
-    result = {"kernels": 0, "flops": 0, "bytes_read": 0, "bytes_written": 0, "temp_bytes": 0}
+def _root(value: ir.Value) -> ir.Value:
+    """The buffer a view is of (through subviews, views, casts, reshapes)."""
+    while True:
+        owner = getattr(value.owner, "operation", value.owner)
+        if not (isinstance(owner, ir.Operation) and owner.name in _VIEWS):
+            return value
+        value = owner.operands[0]
+
+
+_VIEWS = ("memref.subview", "memref.view", "memref.cast", "memref.reinterpret_cast",
+          "memref.collapse_shape", "memref.expand_shape")
+_READS = ("vector.transfer_read", "vector.load", "memref.load", "vector.maskedload")
+_WRITES = ("vector.transfer_write", "vector.store", "memref.store", "vector.maskedstore")
+
+
+def _nest_bytes(loop) -> tuple[int, int]:
+    """A loop nest's (bytes read, bytes written): the distinct buffers its vector and scalar
+    loads and stores touch, each whole."""
+    read, written = {}, {}
 
     def visit(op):
         name = op.name
-        if ROW_FUSION in op.attributes:  # one loop nest holding several kernels (mlc-row-fusion)
+        if name in _READS or name in _WRITES:
+            buffer = op.operands[0] if name in _READS else op.operands[1]
+            root = _root(buffer)
+            if isinstance(root.type, ir.MemRefType) and ir.MemRefType(root.type).has_static_shape:
+                (read if name in _READS else written)[root] = byte_size(root.type)
+        return ir.WalkResult.ADVANCE
+
+    loop.walk(visit)
+    return sum(read.values()), sum(written.values())
+
+
+def _generalized(module: ir.Module) -> ir.Module:
+    """Named linalg ops (convolutions, transposes, fills) as linalg.generic, whose body and
+    indexing maps give the arithmetic and the loop sizes."""
+    from mlir.passmanager import PassManager
+    with module.context:
+        PassManager.parse("builtin.module(func.func(linalg-generalize-named-ops))").run(module.operation)
+    return module
+
+
+def analyze(module: ir.Module) -> dict:
+    """{kernels, flops, bytes_read, bytes_written, temp_bytes} of a `buffers`-stage module
+    (changed in place: named ops generalized)."""
+    result = {"kernels": 0, "flops": 0, "bytes_read": 0, "bytes_written": 0, "temp_bytes": 0}
+    module = _generalized(module)
+
+    def one_kernel(op) -> bool:  # a loop made before bufferization, counted as one kernel
+        return op.name in ("scf.for", "scf.forall", "scf.parallel") and op.parent.name == "func.func" and (
+            ROW_FUSION in op.attributes or CHAIN_TILING in op.attributes or not _has_linalg(op))
+
+    def in_kernel_loop(op) -> bool:
+        parent = op.parent
+        while parent is not None and parent.name != "func.func":
+            if one_kernel(parent):
+                return True
+            parent = parent.parent
+        return False
+
+    def visit(op):
+        name = op.name
+        if one_kernel(op):
             result["kernels"] += 1
-        elif name in ("scf.for", "scf.forall") and op.parent.name == "func.func" and not _has_linalg(op):
-            result["kernels"] += 1  # a loop nest generated before bufferization (mlc-tile-matmul)
+            if not _has_linalg(op):  # vector loops: their buffers, whole
+                read, written = _nest_bytes(op)
+                result["bytes_read"] += read
+                result["bytes_written"] += written
         elif name.startswith("linalg.") and name not in _NOT_KERNELS:
-            trips = _row_loop_trips(op)  # a kernel in a row loop is counted once, for all rows
-            result["kernels"] += 1 if trips == 1 else 0
+            trips = _trips(op)
+            result["kernels"] += 0 if in_kernel_loop(op) else 1
             result["flops"] += _flops(op) * trips
             result["bytes_read"] += _body_load_bytes(op) * trips
             segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])) \
@@ -101,14 +214,18 @@ def analyze(module: ir.Module) -> dict:
                     result["bytes_read"] += byte_size(value.type) * trips
             for value in operands[segments[0]:]:
                 result["bytes_written"] += byte_size(value.type) * trips
+            return ir.WalkResult.SKIP  # its body's ops are counted through _flops
+        elif _is_flop(op):  # arithmetic outside linalg bodies: register-tiled loops
+            result["flops"] += _elements(op.results[0].type) * _trips(op)
         elif name in ("memref.alloc", "memref.alloca"):
             result["temp_bytes"] += byte_size(op.results[0].type)
         elif name == "func.func" and SCRATCH_ATTR in op.attributes:  # preallocated temporaries
             result["temp_bytes"] += ir.IntegerAttr(op.attributes[SCRATCH_ATTR]).value
         elif name == "memref.copy":
-            result["kernels"] += 1
-            result["bytes_read"] += byte_size(op.operands[0].type)
-            result["bytes_written"] += byte_size(op.operands[1].type)
+            trips = _trips(op)
+            result["kernels"] += 0 if in_kernel_loop(op) else 1
+            result["bytes_read"] += byte_size(op.operands[0].type) * trips
+            result["bytes_written"] += byte_size(op.operands[1].type) * trips
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)

@@ -78,11 +78,13 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
         # Tensors -> memrefs across function boundaries; loops may yield fresh buffers (scf.while).
         Upstream("one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion="
                  "identity-layout-map allow-return-allocs-from-loops}"),
+        # Bufferizing insert_slice chains leaves copies of a view onto the same view: CSE makes
+        # them one value, canonicalize erases copy(x, x). Canonicalize also drops the buffers
+        # sequential loops carry unchanged (a register-tiled matmul's scf.for over its output),
+        # so the result below is the alloc itself, computed in the caller's buffer, not copied.
+        Upstream("func.func(cse,canonicalize)"),
         # Results -> out-params; a statically shaped result is computed in place in the caller's buffer.
         Upstream("buffer-results-to-out-params{hoist-static-allocs modify-public-functions}"),
-        # Bufferizing insert_slice chains leaves copies of a view onto the same view: CSE makes
-        # them one value, canonicalize erases copy(x, x).
-        Upstream("func.func(cse,canonicalize)"),
         # An operand copied only to be all-reduced in place is sent from where it is
         # (before StridedCopies and the scratch views change the copies' form).
         OutOfPlaceCollectives(),

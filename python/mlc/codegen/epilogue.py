@@ -174,29 +174,35 @@ def _may_alias(a: ir.Value, b: ir.Value) -> bool:
     return ba is None or bb is None or (ba[0] < bb[1] and bb[0] < ba[1])
 
 
-def _uses_only(value: ir.Value, allowed, ops: list | None = None, consumer=None) -> bool:
-    """Nothing but the allowed ops (and views nothing uses) reads `value` while it holds the
-    kernel's output. Without `ops` nothing else uses it at all; with the block's `ops`,
-    other uses may be in ops before the kernel's (an earlier temporary the scratch buffer
-    gave the same view) or after `consumer`, once the first op there touching `value`
-    overwrites it whole (a zero fill: the next temporary in those bytes) or frees it."""
-    after = ops[ops.index(consumer) + 1:] if ops is not None else []
+def _ignorable_use(user: ir.Operation, allowed) -> bool:
+    """A use inside one of the allowed ops, a dealloc, or a view nothing uses."""
+    return any(_inside(user, a) for a in allowed) or user.name == "memref.dealloc" or (
+        user.name in _PURE and all(not len(list(r.uses)) for r in user.results))
+
+
+def _used_only_by(value: ir.Value, allowed) -> bool:
+    """Nothing but the allowed ops (and deallocs, views nothing uses) uses `value` at all."""
+    return all(_ignorable_use(_op(u.owner), allowed) for u in value.uses)
+
+
+def _free_while_held(value: ir.Value, allowed, ops: list, consumer) -> bool:
+    """Nothing but the allowed ops reads `value` while it holds the kernel's output: in the
+    block's `ops`, other uses may be in ops before the kernel's (an earlier temporary the
+    scratch buffer gave the same view) or after `consumer`, once the first op there touching
+    `value` overwrites it whole (a zero fill: the next temporary in those bytes) or frees it."""
+    after = ops[ops.index(consumer) + 1:]
     first_after = next((op for op in after if any(_inside(_op(u.owner), op) for u in value.uses)), None)
-    start = min(ops.index(a) for a in allowed if a in ops) if ops is not None else 0
+    overwritten = first_after is not None and first_after.name in ("linalg.fill", "memref.dealloc") and \
+        first_after.operands[len(first_after.operands) - 1] == value
+    start = min(ops.index(a) for a in allowed if a in ops)
     for use in value.uses:
         user = _op(use.owner)
-        if any(_inside(user, a) for a in allowed):
+        if _ignorable_use(user, allowed):
             continue
-        if user.name == "memref.dealloc" or (user.name in _PURE and all(not len(list(r.uses)) for r in user.results)):
-            continue
-        if ops is None:
-            return False
         top = next((op for op in ops if _inside(user, op)), None)
         if top is not None and ops.index(top) < start:
             continue  # before the kernel: an earlier value in the same bytes
-        if top is not None and top in after and first_after is not None and \
-                first_after.name in ("linalg.fill", "memref.dealloc") and \
-                first_after.operands[len(first_after.operands) - 1] == value:
+        if top is not None and top in after and overwritten:
             continue  # after the consumer, once the buffer has been overwritten or freed
         return False
     return True
@@ -317,7 +323,7 @@ def match_epilogue(kernel, fills=(), reads=None) -> Epilogue | None:
     if _static_strides(out)[-1] != 1:
         return None
     # Nothing else reads the kernel's output (its zero fills aside).
-    if not _uses_only(ob, [kernel, consumer, *fills], ops, consumer):
+    if not _free_while_held(ob, [kernel, consumer, *fills], ops, consumer):
         return None
     root, _ = _view_range(ob)
     if _owner_op(root) is None and not _scratch_view(ob):
@@ -328,7 +334,7 @@ def match_epilogue(kernel, fills=(), reads=None) -> Epilogue | None:
             for k, b in zip(kinds, buffers) if k != "acc"):
         # The consumer's output takes the bytes the kernel reads (the scratch buffer's reuse
         # after the kernel): write into the kernel's own buffer instead, when it stays free.
-        if not _uses_only(ob, [kernel, consumer, *fills]) or not _redirect_ok(kernel, consumer, ob, out, ops):
+        if not _used_only_by(ob, [kernel, consumer, *fills]) or not _redirect_ok(kernel, consumer, ob, out, ops):
             return None  # (ob then holds the consumer's output: no later use of it may be another value's)
         replace, out = out, ob
     # The code is emitted where `kernel` is: views the consumer's buffers come from that
