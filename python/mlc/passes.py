@@ -44,6 +44,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-loop-annotations": "mlc.conversion.loop_annotations:LoopAnnotations",
     "mlc-inline-budget": "mlc.conversion.inline_budget:InlineBudget",
     "mlc-llvm-linkage": "mlc.conversion.llvm_linkage:LlvmLinkage",
+    "mlc-merge-functions": "mlc.conversion.merge_functions:MergeFunctions",
     "mlc-strided-copies": "mlc.codegen.strided_copies:StridedCopies",
     "mlc-tile-matmul": "mlc.codegen.tile_matmul:TileMatmul",
     "mlc-chain-tiling": "mlc.codegen.chain_tiling:ChainTiling",

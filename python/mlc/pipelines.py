@@ -35,6 +35,7 @@ from .conversion.fuse_kernels import FuseKernels
 from .conversion.hlo_to_linalg import HloToLinalg
 from .conversion.inline_budget import InlineBudget
 from .conversion.llvm_linkage import LlvmLinkage
+from .conversion.merge_functions import MergeFunctions
 from .conversion.preallocate_temporaries import PreallocateTemporaries
 from .conversion.readonly_arguments import ReadonlyArguments
 from .conversion.signless import Signless
@@ -75,6 +76,10 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
         ReadonlyArguments(),
         DistinctResults(),
         BoolToByte(),
+        # A tensor.empty only inserted into a bigger tensor (a conv's zero borders, a concat's
+        # parts) becomes a slice of it: the fill or generic writes in place, not into a
+        # temporary then copied (the borders were 30 row copies from a zeroed stack buffer).
+        Upstream("eliminate-empty-tensors"),
         # Tensors -> memrefs across function boundaries; loops may yield fresh buffers (scf.while).
         Upstream("one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion="
                  "identity-layout-map allow-return-allocs-from-loops}"),
@@ -158,6 +163,9 @@ def llvm_passes() -> list[Pass]:
         Upstream("convert-async-to-llvm"),
         Upstream("convert-to-llvm"),
         Upstream("reconcile-unrealized-casts"),
+        # Kernels of the same shapes, outlined apart (async bodies, split runs), become one
+        # function: LLVM compiles each distinct body once.
+        MergeFunctions(),
         # Compile-time cost models for LLVM, on the final functions: helpers stay called when
         # inlining them everywhere would blow up the module; loop marks go where LLVM reads them.
         InlineBudget(),

@@ -1,0 +1,129 @@
+// RUN: mlc-opt %s --split-input-file --mlc-merge-functions | FileCheck %s
+
+// Two private kernels with the same body: the second goes, its call and its address name
+// the first.
+// CHECK-LABEL: llvm.func @kernel_0
+// CHECK-NOT: llvm.func @kernel_1
+// CHECK-LABEL: llvm.func @main
+// CHECK: llvm.call @kernel_0
+// CHECK: llvm.call @kernel_0
+// CHECK: llvm.mlir.addressof @kernel_0
+llvm.func @kernel_0(%p: !llvm.ptr, %n: i64) attributes {passthrough = ["noinline"], sym_visibility = "private"} {
+  %c = llvm.mlir.constant(2.0 : f32) : f32
+  %x = llvm.load %p : !llvm.ptr -> f32
+  %y = llvm.fmul %x, %c : f32
+  llvm.store %y, %p : f32, !llvm.ptr
+  llvm.return
+}
+llvm.func @kernel_1(%p: !llvm.ptr, %n: i64) attributes {passthrough = ["noinline"], sym_visibility = "private"} {
+  %c = llvm.mlir.constant(2.0 : f32) : f32
+  %x = llvm.load %p : !llvm.ptr -> f32
+  %y = llvm.fmul %x, %c : f32
+  llvm.store %y, %p : f32, !llvm.ptr
+  llvm.return
+}
+llvm.func @main(%a: !llvm.ptr, %b: !llvm.ptr, %n: i64) -> !llvm.ptr attributes {llvm.emit_c_interface} {
+  llvm.call @kernel_0(%a, %n) : (!llvm.ptr, i64) -> ()
+  llvm.call @kernel_1(%b, %n) : (!llvm.ptr, i64) -> ()
+  %f = llvm.mlir.addressof @kernel_1 : !llvm.ptr
+  llvm.return %f : !llvm.ptr
+}
+
+// -----
+
+// Merging the leaves makes their callers equal: they merge too, on the next round.
+// CHECK-LABEL: llvm.func @leaf_0
+// CHECK-NOT: @leaf_1
+// CHECK-LABEL: llvm.func @caller_0
+// CHECK-NOT: @caller_1
+// CHECK-LABEL: llvm.func @main
+// CHECK-COUNT-2: llvm.call @caller_0(
+llvm.func @leaf_0(%p: !llvm.ptr) attributes {sym_visibility = "private"} {
+  %x = llvm.load %p : !llvm.ptr -> f32
+  %y = llvm.fadd %x, %x : f32
+  llvm.store %y, %p : f32, !llvm.ptr
+  llvm.return
+}
+llvm.func @leaf_1(%p: !llvm.ptr) attributes {sym_visibility = "private"} {
+  %x = llvm.load %p : !llvm.ptr -> f32
+  %y = llvm.fadd %x, %x : f32
+  llvm.store %y, %p : f32, !llvm.ptr
+  llvm.return
+}
+llvm.func @caller_0(%p: !llvm.ptr) attributes {sym_visibility = "private"} {
+  llvm.call @leaf_0(%p) : (!llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @caller_1(%p: !llvm.ptr) attributes {sym_visibility = "private"} {
+  llvm.call @leaf_1(%p) : (!llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @main(%a: !llvm.ptr, %b: !llvm.ptr) attributes {llvm.emit_c_interface} {
+  llvm.call @caller_0(%a) : (!llvm.ptr) -> ()
+  llvm.call @caller_1(%b) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+// Not merged: bodies that differ in one constant, or in their attributes; public functions
+// (entries keep their names) even with equal bodies.
+// CHECK-LABEL: llvm.func @scale_2
+// CHECK-LABEL: llvm.func @scale_3
+// CHECK-LABEL: llvm.func @scale_3_inline
+// CHECK-LABEL: llvm.func @public_0
+// CHECK-LABEL: llvm.func @public_1
+llvm.func @scale_2(%x: f32) -> f32 attributes {sym_visibility = "private"} {
+  %c = llvm.mlir.constant(2.0 : f32) : f32
+  %y = llvm.fmul %x, %c : f32
+  llvm.return %y : f32
+}
+llvm.func @scale_3(%x: f32) -> f32 attributes {sym_visibility = "private"} {
+  %c = llvm.mlir.constant(3.0 : f32) : f32
+  %y = llvm.fmul %x, %c : f32
+  llvm.return %y : f32
+}
+llvm.func @scale_3_inline(%x: f32) -> f32 attributes {passthrough = ["alwaysinline"], sym_visibility = "private"} {
+  %c = llvm.mlir.constant(3.0 : f32) : f32
+  %y = llvm.fmul %x, %c : f32
+  llvm.return %y : f32
+}
+llvm.func @public_0(%x: f32) -> f32 {
+  %y = llvm.call @scale_2(%x) : (f32) -> f32
+  %z = llvm.call @scale_3(%y) : (f32) -> f32
+  %w = llvm.call @scale_3_inline(%z) : (f32) -> f32
+  llvm.return %w : f32
+}
+llvm.func @public_1(%x: f32) -> f32 {
+  %y = llvm.call @scale_2(%x) : (f32) -> f32
+  %z = llvm.call @scale_3(%y) : (f32) -> f32
+  %w = llvm.call @scale_3_inline(%z) : (f32) -> f32
+  llvm.return %w : f32
+}
+
+// -----
+
+// func.func works the same (before the LLVM lowering: mlc-split-functions' parts).
+// CHECK-LABEL: func.func private @part_0
+// CHECK-NOT: func.func private @part_1
+// CHECK: call @part_0
+// CHECK: call @part_0
+func.func private @part_0(%m: memref<4xf32>) attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%c0] : memref<4xf32>
+  %y = arith.mulf %x, %x : f32
+  memref.store %y, %m[%c0] : memref<4xf32>
+  return
+}
+func.func private @part_1(%m: memref<4xf32>) attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%c0] : memref<4xf32>
+  %y = arith.mulf %x, %x : f32
+  memref.store %y, %m[%c0] : memref<4xf32>
+  return
+}
+func.func @main(%a: memref<4xf32>, %b: memref<4xf32>) {
+  call @part_0(%a) : (memref<4xf32>) -> ()
+  call @part_1(%b) : (memref<4xf32>) -> ()
+  return
+}
