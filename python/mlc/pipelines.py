@@ -137,6 +137,8 @@ def llvm_passes() -> list[Pass]:
         # A big function's loop nests become several functions first: LLVM is superlinear in
         # the size of a function's blocks.
         SplitFunctions(),
+        # Equal kernels (repeated layers) are one function from here on: lowered and compiled once.
+        MergeFunctions(),
         Upstream("func.func(convert-linalg-to-loops)"),
         # Vector transfers of rank > 1 (and masked ones) become 1-D vector ops, unrolled: the
         # loop form stages each vector in a memref.alloca placed inside the enclosing loops,

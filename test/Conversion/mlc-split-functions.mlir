@@ -1,5 +1,6 @@
 // RUN: mlc-opt %s --mlc-split-functions="budget=8 min-function-ops=10" | FileCheck %s
 // RUN: mlc-opt %s --mlc-split-functions | FileCheck %s --check-prefix=SMALL
+// RUN: mlc-opt %s --mlc-split-functions="budget=64 min-function-ops=10 kernel-ops=6" --mlc-merge-functions | FileCheck %s --check-prefix=KERNEL
 
 // Two loops of 6 nested ops each are over a budget of 8: each becomes a private noinline
 // function called in its place; the buffers it reads are its arguments, the constant it
@@ -42,5 +43,36 @@ func.func @two_loops(%x: memref<64xf32>, %y: memref<64xf32>) {
     memref.store %c, %y[%i] : memref<64xf32>
   }
   memref.dealloc %t : memref<64xf32>
+  return
+}
+
+// Loop nests of at least kernel-ops nested ops are runs alone even under a bigger budget:
+// runs start and end with kernels, so two equal loops over different buffers become two
+// equal functions, which mlc-merge-functions makes one.
+// KERNEL-LABEL: func.func @repeated
+// KERNEL:   call @[[PART:repeated_part_[0-9]]](%arg0, %arg1)
+// KERNEL:   call @[[PART]](%arg1, %arg2)
+// KERNEL-NOT: call
+// KERNEL-COUNT-1: func.func private @repeated_part_
+// KERNEL-NOT: func.func private @repeated_part_
+// CHECK-LABEL: func.func @repeated
+// CHECK:   call @repeated_part_0(%arg0, %arg1)
+// CHECK:   call @repeated_part_1(%arg1, %arg2)
+func.func @repeated(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %x[%i] : memref<64xf32>
+    %b = arith.subf %a, %a : f32
+    %c = arith.subf %b, %a : f32
+    memref.store %c, %y[%i] : memref<64xf32>
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %y[%i] : memref<64xf32>
+    %b = arith.subf %a, %a : f32
+    %c = arith.subf %b, %a : f32
+    memref.store %c, %z[%i] : memref<64xf32>
+  }
   return
 }

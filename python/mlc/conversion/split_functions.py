@@ -26,6 +26,10 @@ from ..transforms.pass_base import Pass
 
 BUDGET = 32          # nested ops per outlined run
 MIN_FUNCTION_OPS = 128  # smaller functions are left whole
+# A loop nest of this many nested ops is a run alone: runs then start and end with kernels,
+# so equal kernels (a model's repeated layers) become equal functions, compiled once
+# (mlc-merge-functions).
+KERNEL_OPS = 8
 
 
 def _inner(op: ir.Operation, ops: list, args: list) -> None:
@@ -94,7 +98,7 @@ def _candidate(op: ir.Operation):
     return ops, captured, reads
 
 
-def _runs(block: ir.Block, budget: int) -> list[_Run]:
+def _runs(block: ir.Block, budget: int, kernel_ops: int) -> list[_Run]:
     runs, current = [], None
     for op in block.operations:
         op = op.operation
@@ -103,11 +107,14 @@ def _runs(block: ir.Block, budget: int) -> list[_Run]:
             current = None
             continue
         size = len(found[0])
-        if current is None or current.size + size > budget:
+        kernel = size >= kernel_ops
+        if current is None or kernel or current.size + size > budget:
             current = _Run([])
             runs.append(current)
         current.ops.append((op, found[1], found[2]))
         current.size += size
+        if kernel:
+            current = None  # a kernel is a run alone
     return runs
 
 
@@ -152,20 +159,22 @@ class SplitFunctions(Pass):
 
     Expects: buffers (memrefs), before the LLVM lowering. Produces: the same, with private
     `passthrough = ["noinline"]` functions `<name>_part_<i>` called in place of the runs;
-    functions of at most min-function-ops nested ops are unchanged. Options: budget (32),
-    min-function-ops (128).
+    functions of at most min-function-ops nested ops are unchanged; an op of at least
+    kernel-ops nested ops is a run alone. Options: budget (32), min-function-ops (128),
+    kernel-ops (8).
     """
 
     name = "mlc-split-functions"
     budget: int = BUDGET
     min_function_ops: int = MIN_FUNCTION_OPS
+    kernel_ops: int = KERNEL_OPS
 
     def run(self, module: ir.Operation) -> None:
         functions = [o.operation for o in module.regions[0].blocks[0].operations
                      if o.operation.name == "func.func" and len(o.operation.regions[0].blocks)]
         for fn in functions:
             block = fn.regions[0].blocks[0]
-            runs = _runs(block, self.budget)
+            runs = _runs(block, self.budget, self.kernel_ops)
             if sum(r.size for r in runs) <= self.min_function_ops:
                 continue
             base = ir.StringAttr(fn.attributes["sym_name"]).value
