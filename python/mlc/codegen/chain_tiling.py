@@ -127,6 +127,9 @@ def find_chain(last, cache_bytes: int) -> _Chain | None:
     c = match_contraction(last)
     if c is None or c.is_vector or len(c.m) != 1:
         return None
+    floor = MIN_CHAIN_BYTES if MIN_CHAIN_BYTES is not None else cache_bytes // CACHE_SHARE
+    if _bytes(last.operands[0]) < floor:
+        return None  # (first: the walk below can cover the whole program)
     tiled = list(c.batch) + [c.m[0]]
     chain = _Chain(last, {last: tiled}, [c.extents[d] for d in tiled])
     pending = [last]
@@ -161,9 +164,6 @@ def find_chain(last, cache_bytes: int) -> _Chain | None:
             if any(use.owner not in ops for use in r.uses):
                 return None  # an intermediate is needed elsewhere: it would be written anyway
     if not any(op != last and match_contraction(op) is not None for op in ops):
-        return None
-    floor = MIN_CHAIN_BYTES if MIN_CHAIN_BYTES is not None else cache_bytes // CACHE_SHARE
-    if _bytes(last.operands[0]) < floor:
         return None
     return chain
 
