@@ -127,3 +127,55 @@ func.func @main(%a: memref<4xf32>, %b: memref<4xf32>) {
   call @part_1(%b) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// Functions an earlier run left unique (mlc.unique_body) are not compared again until
+// something merges; survivors are marked.
+// CHECK-LABEL: llvm.func @seen_0
+// CHECK-SAME: mlc.unique_body
+// CHECK-LABEL: llvm.func @seen_1
+// CHECK-LABEL: llvm.func @main
+// CHECK: llvm.call @seen_0
+// CHECK: llvm.call @seen_1
+llvm.func @seen_0(%p: !llvm.ptr) attributes {mlc.unique_body, sym_visibility = "private"} {
+  llvm.return
+}
+llvm.func @seen_1(%p: !llvm.ptr) attributes {mlc.unique_body, sym_visibility = "private"} {
+  llvm.return
+}
+llvm.func @main(%a: !llvm.ptr) attributes {llvm.emit_c_interface} {
+  llvm.call @seen_0(%a) : (!llvm.ptr) -> ()
+  llvm.call @seen_1(%a) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+// Once new functions merged, every function is compared: the marked pair merges too.
+// CHECK-LABEL: llvm.func @old_0
+// CHECK-NOT: llvm.func @old_1
+// CHECK-LABEL: llvm.func @new_0
+// CHECK-NOT: llvm.func @new_1
+// CHECK-LABEL: llvm.func @main
+// CHECK-COUNT-2: llvm.call @old_0(
+// CHECK-COUNT-2: llvm.call @new_0(
+llvm.func @old_0(%p: !llvm.ptr) attributes {mlc.unique_body, sym_visibility = "private"} {
+  llvm.return
+}
+llvm.func @old_1(%p: !llvm.ptr) attributes {mlc.unique_body, sym_visibility = "private"} {
+  llvm.return
+}
+llvm.func @new_0(%p: !llvm.ptr, %q: !llvm.ptr) attributes {sym_visibility = "private"} {
+  llvm.return
+}
+llvm.func @new_1(%p: !llvm.ptr, %q: !llvm.ptr) attributes {sym_visibility = "private"} {
+  llvm.return
+}
+llvm.func @main(%a: !llvm.ptr) attributes {llvm.emit_c_interface} {
+  llvm.call @old_0(%a) : (!llvm.ptr) -> ()
+  llvm.call @old_1(%a) : (!llvm.ptr) -> ()
+  llvm.call @new_0(%a, %a) : (!llvm.ptr, !llvm.ptr) -> ()
+  llvm.call @new_1(%a, %a) : (!llvm.ptr, !llvm.ptr) -> ()
+  llvm.return
+}

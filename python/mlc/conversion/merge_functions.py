@@ -13,6 +13,12 @@ as arguments. Functions are equal when their printed form is, with their own nam
 out; a merge can make their callers equal in turn (two parallel dispatchers that now call
 the same body), so it repeats until nothing changes. Public functions (entries and their C
 interfaces) keep their names and bodies.
+
+Printing is the cost (an LLVM-dialect function about 0.3 ms), and the pipeline runs the pass
+twice: on mlc-split-functions' parts, then on the LLVM dialect, where the async lowering has
+outlined the parallel bodies. A function the first run left unique is marked UNIQUE; the
+next run compares only unmarked ones at first (a lowered part does not become equal to
+another), and everything once something merged (its callers may now be equal).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from mlir import ir
 from ..transforms.pass_base import Pass
 
 FUNCTIONS = ("llvm.func", "func.func")
+UNIQUE = "mlc.unique_body"  # left unique by an earlier run (module docstring)
 
 
 def _name(op: ir.Operation) -> str:
@@ -67,15 +74,19 @@ class MergeFunctions(Pass):
     name = "mlc-merge-functions"
 
     def run(self, module: ir.Operation) -> None:
-        while self._merge_once(module):
-            pass
+        if self._merge_once(module, skip_unique=True):
+            while self._merge_once(module, skip_unique=False):
+                pass
+        for op in module.regions[0].blocks[0].operations:
+            if _mergeable(op.operation):
+                op.operation.attributes[UNIQUE] = ir.UnitAttr.get()
 
     @staticmethod
-    def _merge_once(module: ir.Operation) -> bool:
+    def _merge_once(module: ir.Operation, skip_unique: bool) -> bool:
         groups: dict[tuple, list[ir.Operation]] = {}
         for op in module.regions[0].blocks[0].operations:
             op = op.operation
-            if _mergeable(op):
+            if _mergeable(op) and not (skip_unique and UNIQUE in op.attributes):
                 groups.setdefault(_shape_key(op), []).append(op)
         first: dict[str, str] = {}  # body key -> the name of the function kept
         duplicates: list[tuple[ir.Operation, str]] = []
