@@ -386,3 +386,38 @@ func.func @in_a_chain_block(%x: memref<4x256x128xf32>, %out: memref<4x256x128xf3
   } {mlc.chain_tiling}
   return
 }
+
+// -----
+
+// A copy into a strided view whose rows are not the buffer's (a base-dilated, padded
+// window operand: %pad[0, 2, 0] [1, 3, 2] [2, 1, 2] drops dim 0, so the copy's row r is
+// the buffer's dim-1 row r) is not fused with a kernel reading the buffer by dim-0 rows:
+// that kernel's row 0 needs every row the copy writes. The copy and the fill of the
+// output (independent) may share a loop; the window kernel runs after it, whole.
+// CHECK-LABEL: func @insert_rows_are_not_buffer_rows
+// CHECK: scf.{{for|forall}}
+// CHECK:   linalg.copy
+// CHECK:   linalg.fill
+// CHECK-NOT: linalg.generic
+// CHECK: } {mlc.row_fusion = 3 : i64}
+// CHECK: linalg.generic {{.*}}ins(%[[PAD:.*]], %{{.*}} : memref<3x5x5xi64>
+#win = affine_map<(d0, d1, d2, d3) -> (d0, d1 + d3 * 2, d2)>
+#tap = affine_map<(d0, d1, d2, d3) -> (d3)>
+#out3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @insert_rows_are_not_buffer_rows(%x: memref<3x2xi64>, %init: i64, %out: memref<3x3x5xi64>) {
+  %pad = memref.alloc() : memref<3x5x5xi64>
+  %taps = memref.alloc() : memref<2xi64>
+  linalg.fill ins(%init : i64) outs(%pad : memref<3x5x5xi64>)
+  %inner = memref.subview %pad[0, 2, 0] [1, 3, 2] [2, 1, 2] : memref<3x5x5xi64> to memref<3x2xi64, strided<[5, 2], offset: 10>>
+  linalg.copy ins(%x : memref<3x2xi64>) outs(%inner : memref<3x2xi64, strided<[5, 2], offset: 10>>)
+  linalg.fill ins(%init : i64) outs(%out : memref<3x3x5xi64>)
+  linalg.generic {indexing_maps = [#win, #tap, #out3], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%pad, %taps : memref<3x5x5xi64>, memref<2xi64>) outs(%out : memref<3x3x5xi64>) {
+  ^bb0(%a: i64, %t: i64, %o: i64):
+    %r = arith.muli %a, %o : i64
+    linalg.yield %r : i64
+  }
+  memref.dealloc %pad : memref<3x5x5xi64>
+  memref.dealloc %taps : memref<2xi64>
+  return
+}

@@ -18,7 +18,10 @@ threads; with one thread it is an scf.for.
 Rule, checked per kernel (linalg.generic, fill or copy on buffers): its first loop is
 parallel over R rows, every operand it writes and every operand an earlier kernel of the
 group wrote is indexed by that loop as its dimension 0 (so row r reads only row r of its
-producers), other inputs may be read whole (a broadcast bias). View ops between kernels
+producers), other inputs may be read whole (a broadcast bias). Row r of an operand must be
+row r of the buffer its views start from: a write through a view that drops or moves the
+buffer's dimension 0 (a strided insert into a padded buffer) counts as a write of the
+whole buffer, so no kernel of the group reads that buffer after it. View ops between kernels
 (expand_shape, collapse_shape, subview keeping dimension 0) and allocs move before the loop. A run of
 two or more such kernels with the same R, and at least MIN_ROWS rows, is fused, when a row
 is more than one element (some kernel has an inner loop): a run of 1-D kernels is left as
@@ -43,7 +46,7 @@ runs the block.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mlir import ir
 from mlir.dialects import arith, memref, scf
@@ -178,18 +181,61 @@ def _keeps_rows(op, depth: int = 1) -> bool:
     return len(groups) >= depth and groups[:depth] == [[k] for k in range(depth)]
 
 
+def _row_aligned(value: ir.Value, depth: int) -> bool:
+    """Whether row r of `value` is row r of the buffer its views start from: every view on
+    the way keeps the first `depth` dimensions (a strided insert's view
+    %pad[0, 2, 0] [1, 3, 2] [2, 1, 2] drops the buffer's dim 0: its rows are the buffer's
+    dim 1)."""
+    while True:
+        owner = value.owner
+        if not isinstance(owner, (ir.OpView, ir.Operation)) or owner.operation.name not in _VIEWS:
+            return True
+        if not _keeps_rows(owner.operation, depth):
+            return False
+        value = owner.operation.operands[0]
+
+
 @dataclass
 class _Group:
     rows: tuple  # the row shape: the first `depth` dimensions of every row-indexed operand
     kernels: list
-    written: set  # buffers (roots) the group's kernels write, row by row
-    read_whole: set  # buffers some kernel of the group reads whole (not by row)
     span: list  # every op from the first kernel to the last, in block order
     depth: int = 1
+    # Buffers (view roots) the group's kernels touch: by row (row r of the kernel is row r
+    # of the buffer) or whole (read whole, or through a view whose rows are not the buffer's).
+    written_rows: set = field(default_factory=set)
+    written_whole: set = field(default_factory=set)
+    read_rows: set = field(default_factory=set)
+    read_whole: set = field(default_factory=set)
 
     @property
     def count(self) -> int:
         return math.prod(self.rows)
+
+    def conflicts(self, accesses) -> bool:
+        """Row r of the fused loop would need other rows of what the group touches: a whole
+        read of a buffer the group writes, or a write that is not row r's to a buffer the
+        group reads or writes (or a row write to one it reads whole or writes whole)."""
+        for root, out, by_row in accesses:
+            if not out and (root in self.written_whole or (not by_row and root in self.written_rows)):
+                return True
+            if out and (root in self.read_whole or root in self.written_whole or (
+                    not by_row and (root in self.read_rows or root in self.written_rows))):
+                return True
+        return False
+
+    def add(self, op, accesses) -> None:
+        self.kernels.append(op)
+        self.span.append(op)
+        for root, out, by_row in accesses:
+            (self.written_rows if out and by_row else self.written_whole if out
+             else self.read_rows if by_row else self.read_whole).add(root)
+
+
+def _accesses(entries, depth: int) -> list:
+    """[(buffer root, written, by row)] of a kernel's memref operands."""
+    return [(view_root(v, _VIEWS), out, placed is True and _row_aligned(v, depth))
+            for v, out, placed in entries if isinstance(v.type, ir.MemRefType)]
 
 
 def _groups(ops, depth: int = 1) -> list[_Group]:
@@ -217,23 +263,14 @@ def _groups(ops, depth: int = 1) -> list[_Group]:
         if entries is None or rows is None:
             close()
             continue
-        # Row r must not need other rows of what the group computes: a whole read of a
-        # buffer the group writes, or a write to a buffer the group reads whole (read
-        # before, in program order), ends the group.
-        conflict = current is not None and (
-            any(placed is not True and view_root(v, _VIEWS) in current.written for v, out, placed in entries)
-            or any(out and view_root(v, _VIEWS) in current.read_whole for v, out, _ in entries))
-        if current is None or rows != current.rows or conflict:
+        accesses = _accesses(entries, depth)
+        if current is None or rows != current.rows or current.conflicts(accesses):
             close()
-            current = _Group(rows, [], set(), set(), [], depth)
+            current = _Group(rows, [], [], depth)
         else:
             current.span.extend(pending)
         pending = []
-        current.kernels.append(op)
-        current.span.append(op)
-        current.written.update(view_root(v, _VIEWS) for v, out, _ in entries if out)
-        current.read_whole.update(view_root(v, _VIEWS) for v, out, placed in entries
-                                  if placed is not True and isinstance(v.type, ir.MemRefType))
+        current.add(op, accesses)
     close()
     return groups
 

@@ -53,6 +53,23 @@ def test_reduce_window_base_dilation_shape_mismatch():
     _agree(text, np.array([1.0, 2.0, 3.0]), np.array(0.0))
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.float32])
+def test_reduce_window_base_dilation_rows_not_fused_with_the_insert(dtype):
+    """`--seed 31`: the padded, base-dilated operand is a fill then a strided insert of x
+    (%pad[0, 2, 0] [1, 3, 2] [2, 1, 2], a view whose rows are the buffer's dim 1), and
+    mlc-row-fusion ran the insert row by row with the window kernel reading the buffer's
+    dim-0 rows: output rows read rows of x not yet copied (4 of 45 elements wrong)."""
+    et = "i64" if dtype == np.int64 else "f32"
+    text = f"""func.func @main(%a: tensor<1x3x2x{et}>, %b: tensor<{et}>) -> tensor<3x3x5x{et}> {{
+  %0 = "hlo.reduce_window"(%a, %b) {{base_dilations = array<i64: 2, 1, 2>, kind = "mul", padding = dense<[[0, 2], [2, 0], [0, 2]]> : tensor<3x2xi64>, window_dilations = array<i64: 1, 2, 1>, window_dimensions = array<i64: 1, 2, 1>}} : (tensor<1x3x2x{et}>, tensor<{et}>) -> tensor<3x3x5x{et}>
+  return %0 : tensor<3x3x5x{et}>
+}}"""
+    x = np.array([-1, -4502, -1, 0, -1, 1700092], dtype).reshape(1, 3, 2)
+    if dtype == np.float32:
+        x = np.random.default_rng(31).standard_normal((1, 3, 2)).astype(dtype)
+    _agree(text, x, np.array(17, dtype))
+
+
 def test_atan2_of_zero_constants_folds_to_nan():
     text = """func.func @main() -> tensor<1xf32> {
   %0 = "hlo.constant"() {value = dense<0.000000e+00> : tensor<1xf32>} : () -> tensor<1xf32>
