@@ -281,12 +281,20 @@ func.func @more_float_unary(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Float binary ops, is_finite (ordered != inf of |x|), clamp (max then min), TOTALORDER
-// compare (integer keys from the bits).
+// Float binary ops, atan2 with its two-zero case selected (+-0 or +-pi: upstream's
+// math.atan2 folder says NaN), is_finite (ordered != inf of |x|), clamp (max then min),
+// TOTALORDER compare (integer keys from the bits).
 // CHECK-LABEL: func @more_float_binary
 // CHECK: arith.remf
 // CHECK: math.powf
-// CHECK: math.atan2
+// CHECK: ^bb0(%[[Y:.*]]: f32, %[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[YZ:.*]] = arith.cmpf oeq, %[[Y]],
+// CHECK: %[[XZ:.*]] = arith.cmpf oeq, %[[X]],
+// CHECK: %[[BOTH:.*]] = arith.andi %[[YZ]], %[[XZ]]
+// CHECK: math.copysign %{{.*}}, %[[X]] :
+// CHECK: %[[AXIS:.*]] = math.copysign %{{.*}}, %[[Y]] :
+// CHECK: %[[ATAN:.*]] = math.atan2 %[[Y]], %[[X]] :
+// CHECK: arith.select %[[BOTH]], %[[AXIS]], %[[ATAN]]
 // CHECK: %[[ABS:.*]] = math.absf
 // CHECK: arith.cmpf one, %[[ABS]]
 // CHECK: %[[MAX:.*]] = arith.maximumf

@@ -246,7 +246,18 @@ def _not(info, x):
 scalar("and")(lambda info, lhs, rhs: arith.andi(lhs, rhs))
 scalar("or")(lambda info, lhs, rhs: arith.ori(lhs, rhs))
 scalar("xor")(lambda info, lhs, rhs: arith.xori(lhs, rhs))
-scalar("atan2")(lambda info, lhs, rhs: math.atan2(lhs, rhs))
+@scalar("atan2")
+def _atan2(info, y, x):
+    """atan2(y, x), with atan2(+-0, +-0) = +-0 (x = +0) or +-pi (x = -0) spelled out as C's
+    and numpy's: upstream's math.atan2 folder answers NaN for two constant zeros (a folded
+    iota, a zero broadcast), which the libm call would get right."""
+    t = info.result_type
+    zero = const(t, 0)
+    both_zero = arith.andi(arith.cmpf(arith.CmpFPredicate.OEQ, y, zero),
+                           arith.cmpf(arith.CmpFPredicate.OEQ, x, zero))
+    negative_x = arith.cmpf(arith.CmpFPredicate.OLT, math.copysign(const(t, 1), x), zero)
+    on_axis = math.copysign(arith.select(negative_x, const(t, 3.141592653589793), zero), y)
+    return arith.select(both_zero, on_axis, math.atan2(y, x))
 
 
 @scalar("remainder")
