@@ -19,6 +19,7 @@ from . import config
 from .codegen import target
 from .context import account, prepare_for_passes, thread_context
 from .context import discard as discard_context
+from .transforms.pass_base import INTERNAL_ERROR
 from .diagnostics import CompileError, format_error, format_location, parse_module
 from .dtypes import numpy_dtype
 from .options import CompileOptions
@@ -77,7 +78,10 @@ def run_passes(module: ir.Module, passes, source_name: str = "<input>",
         if not verify_each:
             module.operation.verify()
     except ir.MLIRError as e:
-        raise CompileError(format_error(e, source_name)) from None
+        message = format_error(e, source_name)
+        if INTERNAL_ERROR in message:  # a pass raised: whatever it unwound may be half-done
+            discard_context(module.context)
+        raise CompileError(message) from None
     except BaseException:
         # A Python exception from a pass unwound the pass manager past its bookkeeping: the
         # context must not be reused (context.discard), or the next compile would abort.

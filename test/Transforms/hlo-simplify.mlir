@@ -533,6 +533,19 @@ func.func @slice_slice(%x: tensor<10xf32>) -> tensor<2xf32> {
 
 // -----
 
+// An empty dimension of a slice of a slice starts (and ends) at 0: s1 + s2*t1 = 1 + 1*3
+// lies past the end of x's dim 0 (size 1), an invalid slice.
+// CHECK-LABEL: func @slice_slice_empty
+// CHECK: "hlo.slice"(%arg0) {limit_indices = array<i64: 0, 0>, start_indices = array<i64: 0, 0>, strides = array<i64: 3, 3>} : (tensor<1x2xf32>) -> tensor<0x0xf32>
+// CHECK-NOT: hlo.slice
+func.func @slice_slice_empty(%x: tensor<1x2xf32>) -> tensor<0x0xf32> {
+  %0 = "hlo.slice"(%x) {start_indices = array<i64: 0, 1>, limit_indices = array<i64: 1, 1>, strides = array<i64: 3, 3>} : (tensor<1x2xf32>) -> tensor<1x0xf32>
+  %1 = "hlo.slice"(%0) {start_indices = array<i64: 1, 0>, limit_indices = array<i64: 1, 0>, strides = array<i64: 1, 1>} : (tensor<1x0xf32>) -> tensor<0x0xf32>
+  return %1 : tensor<0x0xf32>
+}
+
+// -----
+
 // a slice inside the second concatenated operand slices that operand.
 // CHECK-LABEL: func @slice_of_concat
 // CHECK-NOT: tensor.concat

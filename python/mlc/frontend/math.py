@@ -281,10 +281,11 @@ def logical_not(x):
 
 
 def where(condition, x, y):
+    """x where condition else y; weakly typed when both x and y are (JAX's rule)."""
     condition = astype(asarray(condition), bool)
     x, y = promote(x, y)
     condition, x, y = promote_shapes(condition, x, y)
-    return wrap(emit(hlo.select, condition.value, x.value, y.value))
+    return wrap(emit(hlo.select, condition.value, x.value, y.value), x.weak and y.weak)
 
 
 def promote_shapes(*xs):

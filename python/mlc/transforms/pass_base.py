@@ -3,12 +3,16 @@
 A pass is a frozen dataclass: `name` is its CLI argument, fields are its options (parsed
 from `name{opt=val}`), `run(module)` does the work. Python passes and upstream passes mix in
 one `PassManager`; a Python pass that finds a user error raises `PassError` with the
-location, which becomes an MLIR error diagnostic and a pass failure.
+location, which becomes an MLIR error diagnostic and a pass failure. Any other exception
+in a pass is a bug in MLC: it becomes an "internal compiler error" diagnostic naming the
+pass, the exception and where in MLC it was raised (no traceback from inside the
+bindings' callback), and a pass failure too.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import traceback
 import typing
 from dataclasses import dataclass
 from typing import Callable, ClassVar
@@ -77,6 +81,30 @@ class Pass:
         except PassError as e:
             (e.location or op.location).emit_error(e.message)
             external_pass.signal_pass_failure()
+        except Exception as e:  # a bug in the pass: say so, where, and fail the pass
+            op.location.emit_error(internal_error(self.name, e))
+            external_pass.signal_pass_failure()
+
+
+INTERNAL_ERROR = "internal compiler error"  # how the diagnostic starts (run_passes looks for it)
+_PASS_CODE = ("transforms/", "conversion/", "codegen/")
+_PLUMBING = ("pass_base.py", "patterns.py")  # the wrappers every rule runs under
+
+
+def internal_error(pass_name: str, error: Exception) -> str:
+    """The diagnostic for an unexpected exception in a pass: its type and message, the
+    innermost frame in MLC's own code that raised it and the innermost frame of pass code
+    (transforms/, conversion/, codegen/: the rule or step that called it)."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "/mlc/" in f.filename.replace("\\", "/")]
+    shown = frames[-1:]
+    passes = [f for f in frames if f.filename.split("/mlc/")[-1].startswith(_PASS_CODE)
+              and not f.filename.endswith(_PLUMBING)]
+    if passes and passes[-1] is not frames[-1]:
+        shown.append(passes[-1])
+    where = " (raised at " + ", called from ".join(
+        f"{f.filename.split('/mlc/')[-1]}:{f.lineno} {f.name}" for f in shown) + ")" if shown else ""
+    return (f"{INTERNAL_ERROR} in pass '{pass_name}': {type(error).__name__}: {error}{where}; "
+            f"please report it with the input program")
 
 
 @dataclass(frozen=True)

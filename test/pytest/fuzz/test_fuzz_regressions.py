@@ -102,6 +102,26 @@ def test_atan2_of_zeros_folded_after_lowering(et, dtype, sy, sx):
     _agree(text, tolerance=("transcendental",))
 
 
+# (function, JAX 0.10.2's (dtype, weak_type) of its result, stored)
+_WEAK_CASES = [
+    (lambda x: mnp.remainder(mnp.add(x, 0), 2), ("int32", True)),
+    (lambda x: mnp.floor_divide(mnp.add(x, 0), 2), ("int32", True)),
+    (lambda x: mnp.where(x, 1, 2), ("int32", True)),
+    (lambda x: mnp.where(x, 1, np.int32(2)), ("int32", False)),
+    (lambda x: mnp.where(x, 1.0, 2), ("float32", True)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_WEAK_CASES)))
+def test_where_and_remainder_keep_weak_types(case):
+    """`--seed 37`: remainder(bool + 0, 2) was strongly typed (JAX: weak int32): its
+    sign fix-up's where() dropped the weak flag both branches had."""
+    fn, (dtype, weak) = _WEAK_CASES[case]
+    lowered = mlc.jit(fn).lower(np.zeros((2, 3), bool))
+    assert list(lowered.out_weak) == [weak]
+    assert str(np.asarray(mlc.jit(fn)(np.zeros((2, 3), bool))).dtype) == dtype
+
+
 def test_empty_op_name_aborts():
     prog = (
         "import mlc\n"

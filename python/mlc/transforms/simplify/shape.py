@@ -84,14 +84,16 @@ def slice_whole(op, ctx):
 
 @pattern("hlo.slice")
 def slice_slice(op, ctx):
-    """hlo.slice(hlo.slice(x, s1, l1, t1), s2, l2, t2) -> hlo.slice(x, s1 + s2*t1, ..., t1*t2)"""
+    """hlo.slice(hlo.slice(x, s1, l1, t1), s2, l2, t2) -> hlo.slice(x, s1 + s2*t1, ..., t1*t2)
+    (an empty dimension: start = limit = 0, since s1 + s2*t1 may lie past x's end there)"""
     inner = producer(op.operands[0], "hlo.slice")
     if inner is None:
         return None
     a, b = attrs(inner), attrs(op)
-    starts = [s1 + s2 * t1 for s1, s2, t1 in zip(a["start_indices"], b["start_indices"], a["strides"])]
-    strides = [t1 * t2 for t1, t2 in zip(a["strides"], b["strides"])]
     sizes = ir.RankedTensorType(op.result.type).shape
+    starts = [s1 + s2 * t1 if n else 0
+              for s1, s2, t1, n in zip(a["start_indices"], b["start_indices"], a["strides"], sizes)]
+    strides = [t1 * t2 for t1, t2 in zip(a["strides"], b["strides"])]
     limits = [s + (n - 1) * t + 1 if n else s for s, n, t in zip(starts, sizes, strides)]
     return [hlo.slice(inner.operands[0], starts, limits, strides)]
 
