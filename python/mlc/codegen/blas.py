@@ -70,6 +70,17 @@ rounds against OpenBLAS called the same way; a shared machine):
     against 10.3 alone), where the call it replaced costs what numpy's does. Splitting a
     loop into 4x more blocks than workers did not help (a 4M-element tanh right after a
     numpy matmul 1.6-2.1 ms either way, 1.0-1.7 alone). Kept as calls.
+  - measured, not yet adopted (2026-12-04, evening; AVX-512 host idle, medians of 200-400
+    calls per process, 2 processes per version): on two threads OpenBLAS called from MLC
+    beat MLC's own kernels below MIN_MNK too, and stayed steady when a numpy matmul ran
+    before each call (numpy's OpenBLAS workers spinning), where the packed kernel slowed:
+    256^3 0.19 ms against 0.20-0.33 (0.20-0.33 after numpy's call), 128x512x256 0.19
+    against 0.20-0.34, 128x256x256 0.10 against 0.12-0.17, 200x300x100 0.07 against 0.15,
+    64x512x64 0.037 against 0.043 (register tiles), equal at 64^3 and below (the call's
+    own cost). MIN_MNK = 2^20 would follow, but a BLAS call also makes its function's other
+    loops sequential (mlc-sequential-beside-blas) and would put chain-tiled per-head
+    contractions (attention) into calls from inside parallel loops: to decide with the
+    corpus, not from these rows alone.
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
