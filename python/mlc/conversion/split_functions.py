@@ -7,7 +7,8 @@ the schedulers, the register allocator), and LLVM makes one block out of many sm
 it unrolls each 16-iteration vector loop fully and merges the straight-line code. A function
 returning 400 small arrays took 90 s in LLVM that way, 800 of them several minutes. Here the
 top-level ops of a function that have no results (loop nests, kernels, calls on buffers) are
-cut into runs of at most BUDGET nested ops (a bigger op is a run alone); each run becomes a
+cut into runs of at most BUDGET nested ops (a bigger op, or a loop nest of KERNEL_OPS or
+more, is a run alone, so equal kernels become equal functions); each run becomes a
 private `noinline` function called in its place (measured on 400 results: one function 90 s
 of llc, runs of 256 ops 33 s, of 64 ops 5.8 s, of 32 ops 3.5 s, of 16 ops 2.8 s). Values the
 run reads from outside are its arguments (buffers, indices, scalars); constants are cloned
