@@ -76,3 +76,32 @@ func.func @repeated(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) 
   }
   return
 }
+
+// Kernels without a twin (here: different constants) share runs as before: a function
+// per distinct small kernel made LLVM slower (200 outputs x * i + 1: +25% compile).
+// KERNEL-LABEL: func.func @distinct
+// KERNEL:   call @[[ONE:distinct_part_[0-9]]](%arg0, %arg1, %arg2)
+// KERNEL-NOT: call
+// KERNEL: func.func private @[[ONE]](
+// KERNEL: arith.constant 2.0
+// KERNEL: arith.constant 3.0
+func.func @distinct(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %two = arith.constant 2.0 : f32
+    %a = memref.load %x[%i] : memref<64xf32>
+    %b = arith.mulf %a, %two : f32
+    %c = arith.mulf %b, %a : f32
+    memref.store %c, %y[%i] : memref<64xf32>
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    %three = arith.constant 3.0 : f32
+    %a = memref.load %y[%i] : memref<64xf32>
+    %b = arith.mulf %a, %three : f32
+    %c = arith.mulf %b, %a : f32
+    memref.store %c, %z[%i] : memref<64xf32>
+  }
+  return
+}

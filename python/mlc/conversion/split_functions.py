@@ -8,7 +8,8 @@ it unrolls each 16-iteration vector loop fully and merges the straight-line code
 returning 400 small arrays took 90 s in LLVM that way, 800 of them several minutes. Here the
 top-level ops of a function that have no results (loop nests, kernels, calls on buffers) are
 cut into runs of at most BUDGET nested ops (a bigger op, or a loop nest of KERNEL_OPS or
-more, is a run alone, so equal kernels become equal functions); each run becomes a
+more that has a twin, the same ops and constants, is a run alone, so equal kernels become
+equal functions); each run becomes a
 private `noinline` function called in its place (measured on 400 results: one function 90 s
 of llc, runs of 256 ops 33 s, of 64 ops 5.8 s, of 32 ops 3.5 s, of 16 ops 2.8 s). Values the
 run reads from outside are its arguments (buffers, indices, scalars); constants are cloned
@@ -27,9 +28,10 @@ from ..transforms.pass_base import Pass
 
 BUDGET = 32          # nested ops per outlined run
 MIN_FUNCTION_OPS = 128  # smaller functions are left whole
-# A loop nest of this many nested ops is a run alone: runs then start and end with kernels,
-# so equal kernels (a model's repeated layers) become equal functions, compiled once
-# (mlc-merge-functions).
+# A loop nest of this many nested ops with a twin (the same nested ops and constants) is a
+# run alone, so equal kernels (a model's repeated layers) become equal functions, compiled
+# once (mlc-merge-functions). Only with a twin: 200 distinct small kernels each alone
+# compiled 25% slower than in shared runs (more, smaller functions for LLVM).
 KERNEL_OPS = 8
 
 
@@ -99,23 +101,40 @@ def _candidate(op: ir.Operation):
     return ops, captured, reads
 
 
+def _twin_key(found) -> tuple:
+    """What two kernels that may outline to equal functions share: their nested ops' names
+    and constants, and the types of the values they read (mlc-merge-functions decides)."""
+    ops, captured, _ = found
+    names = tuple((o.name, str(o.attributes["value"]) if o.name == "arith.constant" else "") for o in ops)
+    outside = tuple((str(v.type), str(_owner_op(v).attributes["value"])
+                     if _owner_op(v) is not None and _owner_op(v).name == "arith.constant" else "")
+                    for v in captured)
+    return names, outside
+
+
 def _runs(block: ir.Block, budget: int, kernel_ops: int) -> list[_Run]:
+    found_ops = [(op.operation, _candidate(op.operation)) for op in block.operations]
+    keys = {}
+    for op, found in found_ops:
+        if found is not None and len(found[0]) >= kernel_ops:
+            keys[op] = _twin_key(found)
+    counts = {}
+    for key in keys.values():
+        counts[key] = counts.get(key, 0) + 1
     runs, current = [], None
-    for op in block.operations:
-        op = op.operation
-        found = _candidate(op)
+    for op, found in found_ops:
         if found is None:
             current = None
             continue
         size = len(found[0])
-        kernel = size >= kernel_ops
+        kernel = op in keys and counts[keys[op]] > 1  # a kernel with a twin is a run alone
         if current is None or kernel or current.size + size > budget:
             current = _Run([])
             runs.append(current)
         current.ops.append((op, found[1], found[2]))
         current.size += size
         if kernel:
-            current = None  # a kernel is a run alone
+            current = None
     return runs
 
 
@@ -161,7 +180,7 @@ class SplitFunctions(Pass):
     Expects: buffers (memrefs), before the LLVM lowering. Produces: the same, with private
     `passthrough = ["noinline"]` functions `<name>_part_<i>` called in place of the runs;
     functions of at most min-function-ops nested ops are unchanged; an op of at least
-    kernel-ops nested ops is a run alone. Options: budget (32), min-function-ops (128),
+    kernel-ops nested ops with a twin (the same nested ops and constants) is a run alone. Options: budget (32), min-function-ops (128),
     kernel-ops (8).
     """
 
