@@ -37,26 +37,24 @@ class _Refuses(Pass):
         raise PassError("this function is not supported here", op.location)
 
 
-def _run(pass_):
+def _error(pass_) -> str:
+    """The CompileError's text of running `pass_` on PROGRAM."""
     context = make_context()
-    with context:
+    with context, pytest.raises(CompileError) as info:
         module = parse_module(PROGRAM, context, "prog.mlir")
         run_passes(module, [pass_], "prog.mlir")
+    return str(info.value)
 
 
 def test_an_exception_in_a_pass_is_an_internal_compiler_error():
-    with pytest.raises(CompileError) as info:
-        _run(_Crashes())
-    text = str(info.value)
+    text = _error(_Crashes())
     assert "internal compiler error in pass 'test-crashes'" in text
     assert "KeyError" in text and "missing key" in text
     assert "Traceback" not in text
 
 
 def test_a_pass_error_is_a_diagnostic_at_its_op():
-    with pytest.raises(CompileError) as info:
-        _run(_Refuses())
-    text = str(info.value)
+    text = _error(_Refuses())
     assert "prog.mlir:1:1" in text and "this function is not supported here" in text
     assert "internal compiler error" not in text
 
@@ -75,8 +73,6 @@ class _BuildsAnInvalidSlice(Pass):
 
 
 def test_internal_error_names_where_in_mlc_it_was_raised():
-    with pytest.raises(CompileError) as info:
-        _run(_BuildsAnInvalidSlice())
-    text = str(info.value)
+    text = _error(_BuildsAnInvalidSlice())
     assert "internal compiler error in pass 'test-invalid-slice': HloTypeError:" in text
     assert "raised at dialects/hlo/shape_rules.py:" in text and "please report it" in text
