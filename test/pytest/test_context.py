@@ -39,19 +39,33 @@ def test_make_context_loads_the_trace_dialects_and_hlo_only_then_all_for_passes(
 
 
 def test_a_thread_reuses_its_context_and_other_threads_get_their_own():
-    mine = mlc_context.thread_context()
-    assert mlc_context.thread_context() is mine
-    assert mlc_context.owned_by_this_thread(mine)
-    seen = {}
+    # In a new thread: this one's context may be at its MAX_USES already (earlier tests in
+    # this worker process), when the next call rightly starts a new one. The first thread
+    # stays alive while the second looks (a finished thread's id is reused).
+    seen, done = {}, threading.Event()
 
-    def worker():
+    def first():
+        mine = mlc_context.thread_context()
+        seen["mine"], seen["again"] = mine, mlc_context.thread_context()
+        seen["owns"] = mlc_context.owned_by_this_thread(mine)
+        checked.set()
+        done.wait()
+
+    def second():
         seen["context"] = mlc_context.thread_context()
-        seen["owns_main"] = mlc_context.owned_by_this_thread(mine)
+        seen["owns_first"] = mlc_context.owned_by_this_thread(seen["mine"])
 
-    t = threading.Thread(target=worker)
-    t.start()
-    t.join()
-    assert seen["context"] is not mine and not seen["owns_main"]
+    checked = threading.Event()
+    t1 = threading.Thread(target=first)
+    t1.start()
+    checked.wait()
+    t2 = threading.Thread(target=second)
+    t2.start()
+    t2.join()
+    done.set()
+    t1.join()
+    assert seen["again"] is seen["mine"] and seen["owns"]
+    assert seen["context"] is not seen["mine"] and not seen["owns_first"]
     # A context made by make_context belongs to whoever holds it.
     assert mlc_context.owned_by_this_thread(mlc_context.make_context())
 
