@@ -80,7 +80,14 @@ rounds against OpenBLAS called the same way; a shared machine):
     own cost). MIN_MNK = 2^20 would follow, but a BLAS call also makes its function's other
     loops sequential (mlc-sequential-beside-blas) and would put chain-tiled per-head
     contractions (attention) into calls from inside parallel loops: to decide with the
-    corpus, not from these rows alone.
+    corpus, not from these rows alone. Tried on the corpus blocks (MIN_MNK = 2^20, MLC
+    alone, medians of 3 x 40 calls, 2 alternating processes each): attention 8.6-8.7 ms
+    against 8.8-12.5 (steadier), decoder_block 10.0-10.1 against 10.3-11.1,
+    resnet_bottleneck 2.27 against 2.42-2.47, but attention_core 4.4-4.5 against 3.2-3.4
+    (its per-head products now BLAS calls, mlc-chain-tiling declines the chain and the
+    softmax runs unfused) and mlp_token 0.21-0.25 against 0.19-0.21; gru, lstm, mixer,
+    patch_embed within noise. The next step: the lower floor except for a chain's own
+    contractions.
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
