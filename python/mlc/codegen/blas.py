@@ -86,8 +86,12 @@ rounds against OpenBLAS called the same way; a shared machine):
     resnet_bottleneck 2.27 against 2.42-2.47, but attention_core 4.4-4.5 against 3.2-3.4
     (its per-head products now BLAS calls, mlc-chain-tiling declines the chain and the
     softmax runs unfused) and mlp_token 0.21-0.25 against 0.19-0.21; gru, lstm, mixer,
-    patch_embed within noise. The next step: the lower floor except for a chain's own
-    contractions.
+    patch_embed within noise. With the old floor kept for contractions inside a parallel
+    loop (a chain's per-head products; the floor then applied by mlc-blas and
+    mlc-tile-matmul alike), attention_core was back at 3.2-3.5 ms and the others as above.
+    Not adopted yet: the small-M measurements above (256 x 1536 weights, M = 12..64: the
+    packed kernel 0.36-0.74 of OpenBLAS's time) contradict it on shapes these rows lack;
+    gemm.py's small-M section on two threads, after a numpy call, decides it.
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
