@@ -25,7 +25,8 @@ rounds against OpenBLAS called the same way; a shared machine):
     BLAS stays, the reference implementation and a little faster on skinny M and on f64;
     below it the packed kernel was faster (1.2x at 64^3, 1.7x at 128^3, 3.5x at 256^3: no
     library call, no thread start-up, no per-call buffer set-up), so it takes them.
-    Few rows, from the small-M section of gemm.md (`--small-m`: M = 4..256 against eight
+    Few rows, from the small-M section of gemm.md as measured on the earlier AVX2 host
+    (`--small-m`: M = 4..256 against eight
     K x N weights from 512 x 512 to 3072 x 768, f32, medians of 3 runs): up to 8 rows
     OpenBLAS was faster than the packed kernel for every weight, on one thread 1.10-1.68x
     at M = 4 and 1.35-1.71x at M = 8 (process CPU time), on two 1.68-2.94x at M = 8 (best
@@ -89,9 +90,14 @@ rounds against OpenBLAS called the same way; a shared machine):
     patch_embed within noise. With the old floor kept for contractions inside a parallel
     loop (a chain's per-head products; the floor then applied by mlc-blas and
     mlc-tile-matmul alike), attention_core was back at 3.2-3.5 ms and the others as above.
-    Not adopted yet: the small-M measurements above (256 x 1536 weights, M = 12..64: the
-    packed kernel 0.36-0.74 of OpenBLAS's time) contradict it on shapes these rows lack;
-    gemm.py's small-M section on two threads, after a numpy call, decides it.
+    Not adopted yet: the AVX2 host's small-M rows above (256 x 1536 weights, M = 12..64:
+    the packed kernel 0.36-0.74 of OpenBLAS's time, one thread) contradicted it. gemm.md's
+    small-M section re-measured on this Zen 4 host (`--small-m --repeat 1`, late evening):
+    one thread, the packed kernel 0.57-0.99 of OpenBLAS's wall time on seven of the eight
+    weights (M = 4..256); two threads, 0.69-1.44 by the best call (slower at M <= 32 on the
+    256- and 512-row weights) but 0.93-2.06 by the median: the packed kernel's two-thread
+    calls vary where OpenBLAS's do not. What to fix first is that variance of the parallel
+    dispatch (the async runtime's workers waking), then the floor per thread count.
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
