@@ -22,6 +22,15 @@ from mlc.frontend import stages
 from mlc.runtime import disk_cache
 
 
+@pytest.fixture(autouse=True)
+def fresh_thread_context():
+    """Each test starts with a new thread context: these tests count on the context not
+    being replaced midway, which it is once it reaches MAX_USES (256 compiles), so after
+    earlier tests in the same xdist worker it could be (a flaky CI failure)."""
+    mlc_context._LOCAL.state = None
+    yield
+
+
 def run_script(code: str, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
     import os
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
