@@ -22,7 +22,9 @@ import math
 from mlir import ir
 
 from .codegen.chain_tiling import TAG as CHAIN_TILING
+from .codegen.loops import trip_count
 from .codegen.row_fusion import TAG as ROW_FUSION
+from .codegen.views import ALL_VIEWS, view_root
 from .abi import SCRATCH_ATTR
 from .dialects.hlo.types import byte_size, element_bytes
 
@@ -81,34 +83,13 @@ def _body_load_bytes(op) -> int:
     return total
 
 
-def _constant(value: ir.Value) -> int | None:
-    owner = value.owner
-    owner = getattr(owner, "operation", owner)
-    if isinstance(owner, ir.Operation) and owner.name == "arith.constant" and \
-            isinstance(owner.attributes["value"], ir.IntegerAttr):
-        return ir.IntegerAttr(owner.attributes["value"]).value
-    return None
-
-
 def _loop_trips(loop) -> int:
-    """How many times a loop runs its body: its static trip count (scf.for, scf.forall,
-    scf.parallel; a row-fused loop's tag), 1 when not static."""
+    """How many times a loop runs its body: a row-fused loop's tag, else its static trip
+    count, 1 when not static (or not a loop)."""
     if ROW_FUSION in loop.attributes:
         return ir.IntegerAttr(loop.attributes[ROW_FUSION]).value
-    if loop.name == "scf.forall":
-        bounds = [list(ir.DenseI64ArrayAttr(loop.attributes[k]))
-                  for k in ("staticLowerBound", "staticUpperBound", "staticStep")]
-    elif loop.name in ("scf.for", "scf.parallel"):
-        n = 1 if loop.name == "scf.for" else (len(loop.operands) - len(loop.results)) // 3
-        bounds = [[_constant(v) for v in loop.operands[i * n:(i + 1) * n]] for i in range(3)]
-    else:
-        return 1
-    trips = 1
-    for lower, upper, step in zip(*bounds):
-        if not all(isinstance(b, int) and abs(b) < 1 << 62 for b in (lower, upper, step)) or step <= 0:
-            return 1  # a dynamic bound (ShapedType's dynamic marker in forall's static lists)
-        trips *= max(0, -(-(upper - lower) // step))
-    return trips
+    trips = trip_count(loop)
+    return 1 if trips is None else trips
 
 
 def _trips(op) -> int:
@@ -133,17 +114,8 @@ def _has_linalg(op) -> bool:
     return bool(found)
 
 
-def _root(value: ir.Value) -> ir.Value:
-    """The buffer a view is of (through subviews, views, casts, reshapes)."""
-    while True:
-        owner = getattr(value.owner, "operation", value.owner)
-        if not (isinstance(owner, ir.Operation) and owner.name in _VIEWS):
-            return value
-        value = owner.operands[0]
-
-
-_VIEWS = ("memref.subview", "memref.view", "memref.cast", "memref.reinterpret_cast",
-          "memref.collapse_shape", "memref.expand_shape")
+# A view of the scratch buffer (memref.view) counts as that buffer, as before.
+_VIEWS = ALL_VIEWS | {"memref.view"}
 _READS = ("vector.transfer_read", "vector.load", "memref.load", "vector.maskedload")
 _WRITES = ("vector.transfer_write", "vector.store", "memref.store", "vector.maskedstore")
 
@@ -157,7 +129,7 @@ def _nest_bytes(loop) -> tuple[int, int]:
         name = op.name
         if name in _READS or name in _WRITES:
             buffer = op.operands[0] if name in _READS else op.operands[1]
-            root = _root(buffer)
+            root = view_root(buffer, _VIEWS)
             if isinstance(root.type, ir.MemRefType) and ir.MemRefType(root.type).has_static_shape:
                 (read if name in _READS else written)[root] = byte_size(root.type)
         return ir.WalkResult.ADVANCE
@@ -181,21 +153,24 @@ def analyze(module: ir.Module) -> dict:
     result = {"kernels": 0, "flops": 0, "bytes_read": 0, "bytes_written": 0, "temp_bytes": 0}
     module = _generalized(module)
 
-    def one_kernel(op) -> bool:  # a loop made before bufferization, counted as one kernel
+    kernel_loops = set()  # loops made before bufferization, each counted as one kernel
+
+    def one_kernel(op) -> bool:
         return op.name in ("scf.for", "scf.forall", "scf.parallel") and op.parent.name == "func.func" and (
             ROW_FUSION in op.attributes or CHAIN_TILING in op.attributes or not _has_linalg(op))
 
     def in_kernel_loop(op) -> bool:
         parent = op.parent
         while parent is not None and parent.name != "func.func":
-            if one_kernel(parent):
+            if parent in kernel_loops:
                 return True
             parent = parent.parent
         return False
 
     def visit(op):
         name = op.name
-        if one_kernel(op):
+        if one_kernel(op):  # (pre-order: the loop is met before the ops it holds)
+            kernel_loops.add(op)
             result["kernels"] += 1
             if not _has_linalg(op):  # vector loops: their buffers, whole
                 read, written = _nest_bytes(op)

@@ -77,6 +77,36 @@ def inside_parallel_loop(op) -> bool:
     return False
 
 
+def constant_int(value: ir.Value) -> int | None:
+    """The value of an integer (or index) arith.constant, else None."""
+    owner = value.owner
+    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == "arith.constant":
+        attr = owner.attributes["value"]
+        if isinstance(attr, ir.IntegerAttr):
+            return ir.IntegerAttr(attr).value
+    return None
+
+
+def trip_count(loop: ir.Operation) -> int | None:
+    """How many times an scf.for, scf.parallel or scf.forall runs its body, when every bound
+    and step is static; else None."""
+    if loop.name == "scf.forall":
+        bounds = [list(ir.DenseI64ArrayAttr(loop.attributes[k]))
+                  for k in ("staticLowerBound", "staticUpperBound", "staticStep")]
+    elif loop.name in ("scf.for", "scf.parallel"):
+        n = 1 if loop.name == "scf.for" else (len(loop.operands) - len(loop.results)) // 3
+        bounds = [[constant_int(v) for v in list(loop.operands)[i * n:(i + 1) * n]] for i in range(3)]
+    else:
+        return None
+    trips = 1
+    for lower, upper, step in zip(*bounds):
+        # (forall's static lists mark a dynamic bound with the most negative int64)
+        if not all(isinstance(b, int) and abs(b) < 1 << 62 for b in (lower, upper, step)) or step <= 0:
+            return None
+        trips *= max(0, -(-(upper - lower) // step))
+    return trips
+
+
 def uses_dim(expr: ir.AffineExpr, dim: int) -> bool:
     """Whether an affine expression depends on loop `dim` (d0 + d1 uses both)."""
     if isinstance(expr, ir.AffineDimExpr):

@@ -59,7 +59,7 @@ from .contraction import match_contraction
 from .loops import delinearize, inside_parallel_loop, uses_dim
 from .parallel import body_cost, worth_parallel
 from .target import num_threads
-from .views import view_root
+from .views import view_chain
 
 TAG = "mlc.row_fusion"
 MIN_ROWS = 2
@@ -181,20 +181,6 @@ def _keeps_rows(op, depth: int = 1) -> bool:
     return len(groups) >= depth and groups[:depth] == [[k] for k in range(depth)]
 
 
-def _row_aligned(value: ir.Value, depth: int) -> bool:
-    """Whether row r of `value` is row r of the buffer its views start from: every view on
-    the way keeps the first `depth` dimensions (a strided insert's view
-    %pad[0, 2, 0] [1, 3, 2] [2, 1, 2] drops the buffer's dim 0: its rows are the buffer's
-    dim 1)."""
-    while True:
-        owner = value.owner
-        if not isinstance(owner, (ir.OpView, ir.Operation)) or owner.operation.name not in _VIEWS:
-            return True
-        if not _keeps_rows(owner.operation, depth):
-            return False
-        value = owner.operation.operands[0]
-
-
 @dataclass
 class _Group:
     rows: tuple  # the row shape: the first `depth` dimensions of every row-indexed operand
@@ -233,9 +219,16 @@ class _Group:
 
 
 def _accesses(entries, depth: int) -> list:
-    """[(buffer root, written, by row)] of a kernel's memref operands."""
-    return [(view_root(v, _VIEWS), out, placed is True and _row_aligned(v, depth))
-            for v, out, placed in entries if isinstance(v.type, ir.MemRefType)]
+    """[(buffer root, written, by row)] of a kernel's memref operands. By row: row r of the
+    operand is row r of its buffer, every view on the way keeping the first `depth`
+    dimensions (a strided insert's view %pad[0, 2, 0] [1, 3, 2] [2, 1, 2] drops the
+    buffer's dim 0: its rows are the buffer's dim 1, so it counts as a whole access)."""
+    accesses = []
+    for v, out, placed in entries:
+        if isinstance(v.type, ir.MemRefType):
+            chain, root = view_chain(v, _VIEWS)
+            accesses.append((root, out, placed is True and all(_keeps_rows(op, depth) for op in chain)))
+    return accesses
 
 
 def _groups(ops, depth: int = 1) -> list[_Group]:

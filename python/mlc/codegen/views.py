@@ -13,11 +13,19 @@ ALL_VIEWS = frozenset({"memref.subview", "memref.expand_shape", "memref.collapse
                        "memref.reinterpret_cast"})
 
 
-def view_root(value: ir.Value, views=ALL_VIEWS) -> ir.Value:
-    """The value a chain of `views` ops ending in `value` starts from (`value` itself when it
-    is not made by one)."""
+def view_chain(value: ir.Value, views=ALL_VIEWS) -> tuple[list[ir.Operation], ir.Value]:
+    """(the `views` ops of the chain ending in `value`, from `value` back, and the value the
+    chain starts from: `value` itself when it is not made by one)."""
+    chain = []
     while True:
         owner = value.owner
         if not isinstance(owner, (ir.OpView, ir.Operation)) or owner.operation.name not in views:
-            return value
+            return chain, value
+        chain.append(owner.operation)
         value = owner.operation.operands[0]
+
+
+def view_root(value: ir.Value, views=ALL_VIEWS) -> ir.Value:
+    """The value a chain of `views` ops ending in `value` starts from (`value` itself when it
+    is not made by one)."""
+    return view_chain(value, views)[1]

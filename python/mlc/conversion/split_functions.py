@@ -19,6 +19,7 @@ any op that involves the async runtime or reads another kind of value.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from mlir import ir
@@ -104,23 +105,19 @@ def _candidate(op: ir.Operation):
 def _twin_key(found) -> tuple:
     """What two kernels that may outline to equal functions share: their nested ops' names
     and constants, and the types of the values they read (mlc-merge-functions decides)."""
+    def constant(op) -> str:
+        return str(op.attributes["value"]) if op is not None and op.name == "arith.constant" else ""
+
     ops, captured, _ = found
-    names = tuple((o.name, str(o.attributes["value"]) if o.name == "arith.constant" else "") for o in ops)
-    outside = tuple((str(v.type), str(_owner_op(v).attributes["value"])
-                     if _owner_op(v) is not None and _owner_op(v).name == "arith.constant" else "")
-                    for v in captured)
-    return names, outside
+    return (tuple((o.name, constant(o)) for o in ops),
+            tuple((str(v.type), constant(_owner_op(v))) for v in captured))
 
 
 def _runs(block: ir.Block, budget: int, kernel_ops: int) -> list[_Run]:
     found_ops = [(op.operation, _candidate(op.operation)) for op in block.operations]
-    keys = {}
-    for op, found in found_ops:
-        if found is not None and len(found[0]) >= kernel_ops:
-            keys[op] = _twin_key(found)
-    counts = {}
-    for key in keys.values():
-        counts[key] = counts.get(key, 0) + 1
+    keys = {op: _twin_key(found) for op, found in found_ops
+            if found is not None and len(found[0]) >= kernel_ops}
+    counts = Counter(keys.values())
     runs, current = [], None
     for op, found in found_ops:
         if found is None:
@@ -180,8 +177,8 @@ class SplitFunctions(Pass):
     Expects: buffers (memrefs), before the LLVM lowering. Produces: the same, with private
     `passthrough = ["noinline"]` functions `<name>_part_<i>` called in place of the runs;
     functions of at most min-function-ops nested ops are unchanged; an op of at least
-    kernel-ops nested ops with a twin (the same nested ops and constants) is a run alone. Options: budget (32), min-function-ops (128),
-    kernel-ops (8).
+    kernel-ops nested ops with a twin (the same nested ops and constants) is a run alone.
+    Options: budget (32), min-function-ops (128), kernel-ops (8).
     """
 
     name = "mlc-split-functions"

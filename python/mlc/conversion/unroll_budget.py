@@ -24,28 +24,13 @@ from dataclasses import dataclass
 
 from mlir import ir
 
+from ..codegen.loops import trip_count
 from ..transforms.pass_base import Pass
 
 LIMIT = 400     # body * trips below which LLVM (-O2) fully unrolls a loop (ops, roughly)
 BUDGET = 8192   # ops full unrolling may add to a module before loops are kept rolled
 DISABLE_UNROLL = "#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>"
 ANNOTATION = "llvm.loop_annotation"
-
-
-def _constant_index(value: ir.Value) -> int | None:
-    owner = value.owner
-    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == "arith.constant":
-        attr = owner.attributes["value"]
-        if isinstance(attr, ir.IntegerAttr):
-            return ir.IntegerAttr(attr).value
-    return None
-
-
-def _trip_count(loop: ir.Operation) -> int | None:
-    lb, ub, step = (_constant_index(v) for v in list(loop.operands)[:3])
-    if None in (lb, ub, step) or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
 
 
 def _size(op: ir.Operation, loops: list) -> tuple[int, bool]:
@@ -74,7 +59,7 @@ def unroll_growth(module: ir.Operation) -> tuple[int, list]:
     _size(module, loops)
     extra = 0
     for loop, body in loops:
-        trips = _trip_count(loop)
+        trips = trip_count(loop)
         if trips is not None and body * trips <= LIMIT:
             extra += body * max(trips - 1, 0)
     return extra, loops
