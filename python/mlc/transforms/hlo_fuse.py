@@ -153,11 +153,11 @@ def evaluations(g: BlockGraph, producer: int, multiplicity: dict) -> float:
     fusion keeps one copy of the producer's body: tanh used twice is one math.tanh in the
     fused generic), so only reading it through a broadcast repeats it (a reduction or
     contraction runs once)."""
-    total = 0.0
+    most = 0.0
     for user, number in g.users[producer]:
         if user in multiplicity:  # a use outside the group reads the stored result
-            total = max(total, multiplicity[user] * reads_per_element(g, user, number))
-    return total
+            most = max(most, multiplicity[user] * reads_per_element(g, user, number))
+    return most
 
 
 def recompute_within_budget(extra: float, group_flops: float) -> bool:
