@@ -72,6 +72,17 @@ _COMBINING_KINDS = {
     "arith.andi": vector.CombiningKind.AND, "arith.ori": vector.CombiningKind.OR,
     "arith.xori": vector.CombiningKind.XOR,
 }
+# Each combiner's identity (combining it with x gives x, bit for bit: -0.0 + x keeps x's
+# sign, maxnum(NaN, x) = x), by element type: the row emitter starts its accumulators there.
+_FLOAT_IDENTITIES = {
+    "arith.addf": -0.0, "arith.mulf": 1.0, "arith.maximumf": float("-inf"),
+    "arith.minimumf": float("inf"), "arith.maxnumf": float("nan"), "arith.minnumf": float("nan"),
+}
+_INT_IDENTITIES = {  # of the bit width
+    "arith.addi": lambda w: 0, "arith.muli": lambda w: 1, "arith.maxsi": lambda w: -(1 << (w - 1)),
+    "arith.minsi": lambda w: (1 << (w - 1)) - 1, "arith.maxui": lambda w: 0, "arith.minui": lambda w: -1,
+    "arith.andi": lambda w: -1, "arith.ori": lambda w: 0, "arith.xori": lambda w: 0,
+}
 # Body ops the vectorizer turns into the same op on vectors.
 _BODY_DIALECTS = ("arith.", "math.")
 _BODY_OPS = frozenset({"linalg.yield", "linalg.index"})
@@ -560,6 +571,16 @@ def _vector_of(t: ir.Type, width: int) -> ir.VectorType:
     return ir.VectorType.get([width], t)
 
 
+def _identity_vector(combiner: str, element: ir.Type, width: int) -> ir.Value:
+    """A vector of `width` copies of `combiner`'s identity (see _FLOAT_IDENTITIES)."""
+    t = _vector_of(element, width)
+    if isinstance(element, ir.IntegerType):
+        scalar = ir.IntegerAttr.get(element, _INT_IDENTITIES[combiner](element.width))
+    else:
+        scalar = ir.FloatAttr.get(element, _FLOAT_IDENTITIES[combiner])
+    return arith.constant(t, ir.DenseElementsAttr.get_splat(t, scalar))
+
+
 def _index(value: int) -> ir.Value:
     return arith.constant(ir.IndexType.get(), value)
 
@@ -723,13 +744,15 @@ class _Row:
             full = n - n % lanes
             unroll = max(1, min(unroll, full // lanes))
             step = unroll * lanes
-            accs = []
-            for u in range(unroll):
-                accs.append(self.combined(_index(u * lanes), lanes))
-            main = full - (full - step) % step  # the unrolled loop's end
-            if main > step:
-                flat = [a for group in accs for a in group]
-                loop = scf.ForOp(_index(step), _index(main), _index(step), flat)
+            main = full - full % step  # the unrolled loop's end
+            if main == step:  # one step: no loop
+                accs = [self.combined(_index(u * lanes), lanes) for u in range(unroll)]
+            else:
+                # The accumulators start at the combiners' identity, so the body is written
+                # once in the loop rather than once more for a first step before it (the
+                # fused body can be long: every copy is LLVM compile time).
+                flat = [_identity_vector(ops[r].name, r.type, lanes) for _ in range(unroll) for r in combiners]
+                loop = scf.ForOp(_index(0), _index(main), _index(step), flat)
                 with ir.InsertionPoint(loop.body):
                     carried = list(loop.inner_iter_args)
                     updated = []

@@ -181,3 +181,95 @@ def test_streaming_into_a_misaligned_output(tiny_cache):
     assert "nontemporal = true" in f.lower(x).compile().as_text("codegen")
     got = f(x)
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+# --- row reductions long enough for the row emitter's loop: accumulators start at the
+# combiner's identity (vectorize._FLOAT_IDENTITIES / _INT_IDENTITIES) ---------------------
+# 1025 and 2051 columns: not a multiple of any vector length (no lane split), at least two
+# unrolled steps of every element width up to 512-bit registers.
+ROWS = [(3, 1025), (2, 2051)]
+
+
+def _row_data(shape, dtype, seed):
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "u":
+        return rng.integers(0, 250, shape).astype(dtype)
+    if np.dtype(dtype).kind == "i":
+        return rng.integers(-120, 120, shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def _check_row_loop(compiled):
+    """The row emitter's loop ran: a scf.for carrying vector accumulators."""
+    codegen = compiled.as_text("codegen")
+    assert "iter_args" in codegen and "-> (vector<" in codegen
+
+
+@pytest.mark.parametrize("shape", ROWS, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int8, np.uint8, np.uint32])
+@pytest.mark.parametrize("op", ["sum", "max", "min"])
+def test_row_loop_reductions(shape, dtype, op):
+    x = _row_data(shape, dtype, 11)
+    # All-negative rows for max, rows away from 0 for min: a wrong start (0) would show.
+    if op == "max" and np.dtype(dtype).kind != "u":
+        x = -np.abs(x) - 1
+    elif op == "min":
+        x = np.abs(x) + 1 if np.dtype(dtype).kind != "u" else x | dtype(1)
+    compiled = mlc.jit(lambda a: getattr(mnp, op)(a, axis=1)).lower(x).compile()
+    _check_row_loop(compiled)
+    got = compiled(x)
+    if np.dtype(dtype).kind in "iu":
+        np.testing.assert_array_equal(got, getattr(np, op)(x, axis=1))  # wraps like numpy
+    else:
+        want = getattr(np, op)(x.astype(np.float64), axis=1)
+        scale = np.sum(np.abs(x), axis=1) if op == "sum" else np.abs(want)
+        assert np.all(np.abs(got - want) <= 1e-6 * scale + 1e-30)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int8])
+def test_row_loop_product(dtype):
+    # Values near 1 (floats) or in {-1, 1, 2} (ints, wrapping like numpy) keep the product finite.
+    rng = np.random.default_rng(12)
+    x = (rng.choice([-1, 1, 1, 2], (3, 1025)) if np.dtype(dtype).kind == "i"
+         else 1.0 + 0.001 * rng.standard_normal((3, 1025))).astype(dtype)
+    compiled = mlc.jit(lambda a: mnp.prod(a, axis=1)).lower(x).compile()
+    _check_row_loop(compiled)
+    if np.dtype(dtype).kind == "i":
+        np.testing.assert_array_equal(compiled(x), np.prod(x, axis=1))
+    else:
+        np.testing.assert_allclose(compiled(x), np.prod(x.astype(np.float64), axis=1), rtol=1e-5)
+
+
+@pytest.mark.parametrize("kind", ["and", "or", "xor"])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8])
+def test_row_loop_bitwise(kind, dtype):
+    x = _row_data((3, 1025), dtype, 13)
+    if kind == "and":
+        x |= dtype(0x61)  # keep some bits set in every element, so the result is not just 0
+    ufunc = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[kind]
+    fn = {"and": mnp.bitwise_and, "or": mnp.bitwise_or, "xor": mnp.bitwise_xor}[kind]
+    init = dtype(~dtype(0)) if kind == "and" else dtype(0)
+    compiled = mlc.jit(lambda a: mlc.lax.reduce(a, init, fn, (1,))).lower(x).compile()
+    _check_row_loop(compiled)
+    np.testing.assert_array_equal(compiled(x), ufunc.reduce(x, axis=1))
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_row_loop_nan_propagates(op):
+    """max/min propagate NaN (jax's semantics) wherever it sits in a long row."""
+    x = _row_data((4, 1025), np.float32, 14)
+    x[0, 0] = np.nan      # the first step
+    x[1, 700] = np.nan    # inside the loop
+    x[2, 1024] = np.nan   # the tail
+    compiled = mlc.jit(lambda a: getattr(mnp, op)(a, axis=1)).lower(x).compile()
+    _check_row_loop(compiled)
+    got = compiled(x)
+    assert np.isnan(got[:3]).all() and got[3] == getattr(np, op)(x[3])
+
+
+def test_row_loop_negative_zero_sum():
+    """A row of -0.0 sums like jax's reduce from its init value 0.0: +0.0 (the accumulators'
+    -0.0 start keeps every partial sum -0.0 until then)."""
+    x = np.full((2, 1025), -0.0, np.float32)
+    got = mlc.jit(lambda a: mnp.sum(a, axis=1))(x)
+    assert np.all(got == 0) and not np.signbit(got).any()
