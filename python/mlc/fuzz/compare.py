@@ -16,8 +16,10 @@ Tolerances, per output (the tolerance class comes from the generator, hlo_progra
 - "sum" (float reduce / reduce_window add or mul, dot_general, convolution, scatter add/mul):
   |a - e| <= 2 * eps * terms * M, M = the same op on |operands| (sum(|x|), the reference
   interpreter run again with those operands made absolute), `terms` the most terms any sum
-  of the program adds. Where M is NaN both must be NaN; where M overflows (> max / 4 of the
-  result type) the element is not checked: the order of additions decides inf or NaN.
+  of the program adds. Where B overflows (> max / 4 of the result type, B = M but with
+  products of max(|x|, 1), a bound on every partial product in any order) the element is
+  not checked: the order of the terms decides inf or NaN (f16 0 * -65504 * 2.5 is -0.0
+  from the left, NaN from the right). Elsewhere, where M is NaN both must be NaN.
 - everywhere: NaN positions must match exactly, and an infinity must meet the same
   infinity (except as stated above). The sign of zero is not checked.
 """
@@ -42,7 +44,12 @@ def as_list(result) -> list:
 
 
 class _MagnitudeInterpreter(ref_interp.Interpreter):
-    """The reference, but float sums and products take |operands|: gives sum(|x|) per element."""
+    """The reference, but float sums and products take |operands|: gives sum(|x|) per element.
+    product_bound: products take max(|x|, 1) instead, which bounds every partial product."""
+
+    def __init__(self, module, product_bound: bool = False):
+        super().__init__(module)
+        self.product_bound = product_bound
 
     def evaluate(self, op, operands, frame):
         name = op.name
@@ -51,17 +58,25 @@ class _MagnitudeInterpreter(ref_interp.Interpreter):
             from mlir import ir
             summing = ir.StringAttr(op.attributes["kind"]).value in ("add", "mul")
         if summing:
-            operands = [np.abs(v) if is_float_dtype(np.asarray(v).dtype) else v for v in operands]
+            bound = self.product_bound and _is_product(op)
+            operands = [(np.maximum(np.abs(v), np.ones((), np.asarray(v).dtype)) if bound else np.abs(v))
+                        if is_float_dtype(np.asarray(v).dtype) else v for v in operands]
         return super().evaluate(op, operands, frame)
 
 
-def magnitudes(text: str, inputs) -> list:
+def _is_product(op) -> bool:
+    from mlir import ir
+    return op.name in _SUM_KINDS and ir.StringAttr(op.attributes["kind"]).value == "mul"
+
+
+def magnitudes(text: str, inputs, product_bound: bool = False) -> list:
     module = ref_interp.parse_and_verify(text)
     with module.context, np.errstate(all="ignore"):
-        return as_list(tuple(_MagnitudeInterpreter(module).call("main", [np.array(a) for a in inputs])))
+        interpreter = _MagnitudeInterpreter(module, product_bound)
+        return as_list(tuple(interpreter.call("main", [np.array(a) for a in inputs])))
 
 
-def _float_mismatch(a, e, cls, mag, terms):
+def _float_mismatch(a, e, cls, mag, terms, bound):
     dt = e.dtype
     info = np.finfo(dt)
     a64, e64 = a.astype(np.float64), e.astype(np.float64)
@@ -77,9 +92,10 @@ def _float_mismatch(a, e, cls, mag, terms):
             & (np.sign(a64) == np.sign(e64))
     else:  # sum
         m = np.asarray(mag).astype(np.float64)
+        b = np.asarray(mag if bound is None else bound).astype(np.float64)
         tol = 2 * float(info.eps) * terms * m + 4 * float(info.smallest_subnormal)
-        skip = np.isinf(m) | (m > float(info.max) / 4)
-        bad = np.where(np.isnan(m), np.isnan(a64) != np.isnan(e64), bad & ~skip)
+        skip = np.isinf(b) | (b > float(info.max) / 4)
+        bad = np.where(np.isnan(m) & ~skip, np.isnan(a64) != np.isnan(e64), bad & ~skip)
         both = both & ~skip & ~np.isnan(m)
         big = np.zeros_like(bad)
     with np.errstate(all="ignore"):
@@ -90,8 +106,10 @@ def _float_mismatch(a, e, cls, mag, terms):
     return bad | bad_inf | bad_fin
 
 
-def compare(actual: list, expected: list, tolerance: list, mags: list | None = None, terms: int = 1):
-    """None, or what differs first (output index, position, values)."""
+def compare(actual: list, expected: list, tolerance: list, mags: list | None = None, terms: int = 1,
+            bounds: list | None = None):
+    """None, or what differs first (output index, position, values). bounds: B per output
+    (module docstring), default mags."""
     if len(actual) != len(expected):
         return f"{len(actual)} results, expected {len(expected)}"
     for i, (a, e) in enumerate(zip(actual, expected)):
@@ -101,7 +119,8 @@ def compare(actual: list, expected: list, tolerance: list, mags: list | None = N
         cls = tolerance[i] if i < len(tolerance) else "exact"
         if is_float_dtype(e.dtype):
             bad = _float_mismatch(a, e, "float" if cls == "exact" else cls,
-                                  mags[i] if mags is not None else None, terms)
+                                  mags[i] if mags is not None else None, terms,
+                                  bounds[i] if bounds is not None else None)
         else:
             bad = a != e
         if np.any(bad):
@@ -118,9 +137,11 @@ def check_hlo(text: str, inputs, tolerance, terms: int = 1, levels=LEVELS):
         expected = as_list(ref_interp.run(text, *inputs))
     except Exception as exc:  # the oracle refused a verified program: a finding too
         return "reference-error", f"reference: {type(exc).__name__}: {exc}"
-    mags = None
+    mags = bounds = None
     if "sum" in tolerance:
-        mags = magnitudes(text, inputs)
+        mags = bounds = magnitudes(text, inputs)
+        if 'kind = "mul"' in text:
+            bounds = magnitudes(text, inputs, product_bound=True)
     for level, kwargs in levels:
         try:
             fn = mlc_compile(text, **kwargs)
@@ -130,7 +151,7 @@ def check_hlo(text: str, inputs, tolerance, terms: int = 1, levels=LEVELS):
             actual = as_list(fn(*[np.array(a) for a in inputs]))
         except Exception as exc:
             return "run-error", f"{level}: run raised {type(exc).__name__}: {str(exc)[:400]}"
-        diff = compare(actual, expected, tolerance, mags, terms)
+        diff = compare(actual, expected, tolerance, mags, terms, bounds)
         if diff is not None:
             return "mismatch", f"{level}: {diff}"
     return None

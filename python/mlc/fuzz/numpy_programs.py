@@ -385,7 +385,7 @@ def check_numpy_program(program: NumpyProgram):
         want = np.asarray(want)
         if want.dtype != dt:
             want = want.astype(dt)
-        tol, mags, terms = ["exact"], None, 1
+        tol, mags, bounds, terms = ["exact"], None, None, 1
         if dt.kind == "f":
             if s.kind == "trans":
                 tol = ["transcendental"]
@@ -393,11 +393,14 @@ def check_numpy_program(program: NumpyProgram):
                 tol = ["sum"]
                 a = np.abs(np.asarray(prev).astype(np.float64))
                 fn = {"sum": np.sum, "prod": np.prod, "mean": np.mean}[s.op]
-                mags = [np.asarray(fn(a, axis=s.params["axis"], keepdims=s.params["keepdims"]))]
+                where = dict(axis=s.params["axis"], keepdims=s.params["keepdims"])
+                mags = [np.asarray(fn(a, **where))]
+                # A product's partial products in any order are bounded by prod(max(|x|, 1)).
+                bounds = [np.asarray(np.prod(np.maximum(a, 1), **where))] if s.op == "prod" else mags
                 terms = max(int(np.asarray(prev).size), 1) + 1
             else:
                 tol = ["float"]
-        diff = compare([out], [want], tol, mags, terms)
+        diff = compare([out], [want], tol, mags, terms, bounds)
         if diff is not None:
             return "mismatch", f"step {i} {s}: {diff}"
         prev, prev_weak = out, weak

@@ -281,3 +281,29 @@ def test_numpy_oracle_takes_the_weak_flag_of_the_previous_step():
     assert check_numpy_program(NumpyProgram([x, y], steps)) is None
     got = mlc.jit(lambda a, b: (a + 1.0) + b)(x, y)
     assert got.dtype == np.float16
+
+
+_F16_PRODUCT = """func.func @main(%a: tensor<2xf16>) -> tensor<f16> {
+  %0 = "hlo.constant"() {value = dense<0.0> : tensor<f16>} : () -> tensor<f16>
+  %1 = "hlo.reduce"(%a, %0) {dimensions = array<i64: 0>, kind = "mul"} : (tensor<2xf16>, tensor<f16>) -> tensor<f16>
+  return %1 : tensor<f16>
+}"""
+
+
+def test_product_whose_order_decides_nan_is_not_checked():
+    """Oracle fix (fuzz seed 43): 0 * -65504 * 2.494 in f16 is -0.0 from the left and NaN
+    (-inf * 0) from the right; reduce's order is unspecified, so either passes. The
+    element is skipped because prod(max(|x|, 1)) overflows, not because M = prod(|x|) is NaN."""
+    _agree(_F16_PRODUCT, np.array([-65504.0, 2.494], np.float16), tolerance=("sum",))
+
+
+def test_product_of_a_nan_must_be_nan():
+    from mlc.fuzz.compare import compare
+    # M and B NaN (a NaN term): the result must be NaN in any order.
+    nan = np.float16(np.nan)
+    assert compare([np.float16(0.0)], [nan], ["sum"], [nan], 3, [nan]) is not None
+    # B overflows: inf or NaN or 0 are all a possible order's result.
+    assert compare([np.float16(0.0)], [nan], ["sum"], [nan], 3, [np.float16(np.inf)]) is None
+    # No overflow: a wrong finite product is still caught.
+    two = np.float16(2.0)
+    assert compare([np.float16(1.5)], [two], ["sum"], [two], 3, [two]) is not None
