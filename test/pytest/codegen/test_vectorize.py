@@ -273,3 +273,17 @@ def test_row_loop_negative_zero_sum():
     x = np.full((2, 1025), -0.0, np.float32)
     got = mlc.jit(lambda a: mnp.sum(a, axis=1))(x)
     assert np.all(got == 0) and not np.signbit(got).any()
+
+
+def test_row_loop_expensive_body_is_written_once_per_step():
+    """A reduction body of two math functions keeps one accumulator (its own work hides the
+    combiner's latency): the body appears once in the loop and once for the last partial
+    vector, and never before the loop (the accumulator starts at the identity)."""
+    x = _row_data((3, 1025), np.float32, 15)
+    fn = lambda a: mnp.sum(mnp.tanh(a) * mnp.exp(a), axis=1)  # noqa: E731
+    compiled = mlc.jit(fn).lower(x).compile()
+    _check_row_loop(compiled)
+    assert compiled.as_text("codegen").count("call @__mlc_tanh") == 2
+    want = np.sum(np.tanh(x.astype(np.float64)) * np.exp(x.astype(np.float64)), axis=1)
+    scale = np.sum(np.abs(np.tanh(x) * np.exp(x)), axis=1)
+    assert np.all(np.abs(compiled(x) - want) <= 1e-5 * scale)
