@@ -12,7 +12,9 @@ from __future__ import annotations
 # A kernel is shared between threads when its work, loop iterations x the per-iteration
 # cost of its body (`body_cost`), reaches PARALLEL_MIN_WORK: waking the async runtime's
 # workers and joining them costs 40-100 us on this 2-core VM, and a parallel loop costs
-# about 60 ms of LLVM compile time (coroutines). Measured, p25 of 300 interleaved calls,
+# 20-30 ms of LLVM compile time (the outlined body, the coroutine and its dispatch: the
+# 40-op chain of compile_time.py 68 ms first call on one thread, 95 on two, 2026-12-04).
+# Measured, p25 of 300 interleaved calls,
 # one thread against two: x * 2 + 1 (cost 2) on 2^20 f32 124 against 200 us, on 2^21 235
 # against 201; tanh (cost 6) on 2^19 213 against 260, on 2^20 423 against 395, on 2^21 833
 # against 519. (The floor was 2^18 iterations whatever the body: x * 2 + 1 on 2^18 ran 37 us

@@ -15,17 +15,26 @@ first, so a reader sees a whole entry or none; a library's name carries its hash
 processes storing one key never mix their files. An entry that fails any check (JSON,
 fields, size, hash, dlopen) is a miss, removed and rebuilt. The cache never fails a call:
 any error reading or writing it (read-only, full, corrupt directory) costs only the compile,
-with one warning per process. Size: after each store, least recently used entries (a hit
-touches its JSON file) are removed until the total is under MLC_CACHE_MAX_MB.
+with one warning per process. Size: when the directory's size (scanned at a process's
+first store, then counted up by its own stores) passes MLC_CACHE_MAX_MB, least recently
+used entries (a hit touches its JSON file) are removed until it is under 90% of it.
+
+Stores run on one writer thread per cache, at most MAX_PENDING_STORES waiting: a program
+that compiles faster than the linker keeps up (the fuzzer: thousands of small functions)
+skips storing the excess instead of starting a thread and a linker per compile. (It did:
+486 threads, dozens of linkers and a full directory scan after every store, with the
+load average at 16 and each round of the fuzzer 4x slower than the first.)
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import io
 import json
 import logging
 import os
+import queue
 import tempfile
 import threading
 import time
@@ -46,6 +55,7 @@ FORMAT = 1
 log = logging.getLogger("mlc")
 _WARNED = set()
 _STALE_TMP_SECONDS = 3600
+MAX_PENDING_STORES = 4  # stores waiting for the writer thread; past it a compile is not stored
 
 
 def _warn_once(what: str, error: BaseException | str) -> None:
@@ -97,8 +107,10 @@ class DiskCache:
     def __init__(self, directory: str, max_bytes: int):
         self.root = Path(directory) / f"v{FORMAT}"
         self.max_bytes = max_bytes
-        self._pending: list[threading.Thread] = []
         self._lock = threading.Lock()
+        self._queue: queue.Queue | None = None  # the writer thread's stores (made per process)
+        self._writer_pid: int | None = None
+        self._bytes: int | None = None  # the directory's size, as the writer thread knows it
         self.usable = self._prepare()
 
     def _prepare(self) -> bool:
@@ -188,6 +200,12 @@ class DiskCache:
         background: its object code is taken now, the link and the writes run on a thread."""
         if not self.usable or executable.engine is None:
             return
+        with self._lock:
+            stores = self._writer_queue()
+            if stores.qsize() >= MAX_PENDING_STORES:
+                if config.log_compiles():
+                    log.warning("mlc cache: not stored (%d stores waiting for the linker)", stores.qsize())
+                return
         key = self.key(fields)
         try:
             fd, object_path = tempfile.mkstemp(prefix="tmp-", suffix=".o", dir=self.root)
@@ -202,18 +220,31 @@ class DiskCache:
                 "inputs": _spec_json(executable.inputs), "outputs": _spec_json(executable.outputs),
                 "scratch_bytes": executable.scratch_bytes, "parallel": executable.parallel,
                 "needs": native_library.runtime_dependencies(getattr(executable, "externals", ()))}
-        thread = threading.Thread(target=self._write, args=(key, fields, object_path, meta),
-                                  name="mlc-cache-store")
-        with self._lock:
-            self._pending = [t for t in self._pending if t.is_alive()] + [thread]
-        thread.start()
+        stores.put((key, fields, object_path, meta))
+
+    def _writer_queue(self) -> queue.Queue:
+        """The writer thread's queue, started on first use and again in a forked child (which
+        has no thread of its parent's)."""
+        if self._writer_pid != os.getpid():
+            self._queue, self._writer_pid = queue.Queue(), os.getpid()
+            threading.Thread(target=self._writer, args=(self._queue,), name="mlc-cache-store",
+                             daemon=True).start()
+        return self._queue
+
+    def _writer(self, stores: queue.Queue) -> None:
+        while True:
+            item = stores.get()
+            try:
+                self._write(*item)
+            finally:
+                stores.task_done()
 
     def flush(self) -> None:
-        """Waits for the stores in flight (tests; the interpreter waits for them at exit)."""
+        """Waits for the stores in flight (tests, and at exit: flush_all is an atexit hook)."""
         with self._lock:
-            pending, self._pending = self._pending, []
-        for t in pending:
-            t.join()
+            stores = self._queue if self._writer_pid == os.getpid() else None
+        if stores is not None:
+            stores.join()
 
     def _write(self, key: str, fields: dict[str, str], object_path: str, meta: dict) -> None:
         tmp_library = f"{object_path[:-2]}.so"
@@ -224,11 +255,15 @@ class DiskCache:
             digest = _digest(data)
             meta.update(library=f"{key}.{digest[:16]}.so", library_size=len(data), library_sha256=digest)
             os.replace(tmp_library, self.root / meta["library"])
-            self._write_atomic(self.root / f"{key}.json", json.dumps(meta).encode())
-            self._write_atomic(self._function_file(fields), json.dumps(fields).encode())
+            written = len(data)
+            written += self._write_atomic(self.root / f"{key}.json", json.dumps(meta).encode())
+            written += self._write_atomic(self._function_file(fields), json.dumps(fields).encode())
             if config.log_compiles():
                 log.warning("mlc cache: stored %s (@%s, %d bytes)", key[:12], meta["entry"], len(data))
-            self.evict()
+            if self._bytes is None or self._bytes + written > self.max_bytes:
+                self._bytes = self.evict()  # a scan: at the first store, and past the cap
+            else:
+                self._bytes += written
         except (OSError, native_library.LinkError) as e:
             _warn_once(f"store in {self.root} failed", e)
         finally:
@@ -238,13 +273,15 @@ class DiskCache:
                 except OSError:
                     pass
 
-    def _write_atomic(self, path: Path, data: bytes) -> None:
+    def _write_atomic(self, path: Path, data: bytes) -> int:
+        """Writes `data` to `path` through a temporary file; returns its size."""
         fd, tmp = tempfile.mkstemp(prefix="tmp-", dir=self.root)
         try:
             os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide entries from other users of a shared cache
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(tmp, path)
+            return len(data)
         except BaseException:
             try:
                 os.unlink(tmp)
@@ -261,9 +298,9 @@ class DiskCache:
             except OSError:
                 pass
 
-    def evict(self) -> None:
+    def evict(self) -> int:
         """Removes least recently used entries until the cache fits its cap, and temporary
-        files that a killed process left behind."""
+        files that a killed process left behind; returns the size left."""
         entries, total, now = [], 0, time.time()
         by_key: dict[str, int] = {}
         with os.scandir(self.root) as it:
@@ -285,12 +322,13 @@ class DiskCache:
                 if e.name.endswith(".json") and not e.name.startswith("last-"):
                     entries.append((st.st_mtime, key))
         if total <= self.max_bytes:
-            return
+            return total
         for _, key in sorted(entries):
             self._remove_entry(key)
             total -= by_key.get(key, 0)
             if total <= self.max_bytes * 0.9:
                 break
+        return total
 
 
 _CACHES: dict[tuple[str, int], DiskCache] = {}
@@ -313,3 +351,8 @@ def default_cache() -> DiskCache | None:
 def flush_all() -> None:
     for cache in list(_CACHES.values()):
         cache.flush()
+
+
+# The writer threads are daemons (an idle one must not keep the interpreter alive): exit
+# waits here for the stores they have queued.
+atexit.register(flush_all)

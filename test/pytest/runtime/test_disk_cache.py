@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -16,7 +18,7 @@ import pytest
 import mlc
 import mlc.numpy as mnp
 from mlc.options import CompileOptions
-from mlc.runtime import disk_cache, fingerprint
+from mlc.runtime import disk_cache, fingerprint, native_library
 
 # A process that jit-compiles one function, checks its result and reports whether the
 # persistent cache served it.
@@ -178,3 +180,34 @@ def test_the_key_ignores_where_the_function_was_traced_and_staged_compiles_share
     out, err, code = _run(tmp_path, script=staged)
     assert code == 0 and out.strip() == "HIT", err
     assert len(_entries(tmp_path)) == 1
+
+
+def test_compiles_faster_than_the_linker_do_not_pile_up(cache, monkeypatch, caplog):
+    """One writer thread per cache and at most MAX_PENDING_STORES waiting: with a linker that
+    takes 0.5 s, twelve quick compiles start no thread each and store what the queue held
+    (the fuzzer's load once made 486 threads and dozens of linkers)."""
+    real_link = native_library.link_shared
+    DELAY = 0.5  # noqa: N806
+
+    def slow_link(*args, **kwargs):
+        time.sleep(DELAY)
+        return real_link(*args, **kwargs)
+
+    monkeypatch.setattr(native_library, "link_shared", slow_link)
+    monkeypatch.setenv("MLC_LOG_COMPILES", "1")
+    before = threading.active_count()
+    x = np.ones(8, np.float32)
+    start = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="mlc"):
+        for scale in range(12):
+            np.testing.assert_allclose(mlc.jit(lambda a, s=scale: a * float(s + 2))(x), x * (scale + 2))
+        assert threading.active_count() <= before + 1
+        finished = int((time.monotonic() - start) / DELAY)  # stores the writer can have done meanwhile
+        disk_cache.flush_all()
+    stored = len(_entries(cache))
+    assert 1 <= stored <= disk_cache.MAX_PENDING_STORES + 1 + finished < 12
+    assert "not stored" in caplog.text
+    # The ones left out are stored by a later compile once the queue has room.
+    mlc.jit(lambda a: a * 20.0)(x)
+    disk_cache.flush_all()
+    assert len(_entries(cache)) == stored + 1
