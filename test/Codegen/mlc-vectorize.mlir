@@ -677,3 +677,39 @@ func.func @reciprocal_of_an_argument(%x: memref<64xf32>, %y: memref<64xf32>, %s:
   }
   return
 }
+
+// -----
+
+// A reduction of 2 elements (too short for the row emitter) into an output whose map lists
+// its loops out of order, out[d2, d0, d1]: left scalar. Upstream's vectorizer would write it
+// as a vector<1x1x1xf32> under a permutation, which its cleanup patterns rewrite forever (a
+// convolution from the fuzzer, seed 53, hung the pass). An output in loop order vectorizes.
+// CHECK-LABEL: func @short_reduction_into_a_transposed_output
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+// CHECK-LABEL: func @short_reduction_into_an_ordered_output
+// CHECK: vector.transfer_read
+// CHECK: vector.transfer_write
+#in = affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>
+#w = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+#out_transposed = affine_map<(d0, d1, d2, d3) -> (d2, d0, d1)>
+#out_ordered = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @short_reduction_into_a_transposed_output(%x: memref<6x2x2xf32>, %w: memref<2x2xf32>, %y: memref<6x2x2xf32>) {
+  linalg.generic {indexing_maps = [#in, #w, #out_transposed], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : memref<6x2x2xf32>, memref<2x2xf32>) outs(%y : memref<6x2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @short_reduction_into_an_ordered_output(%x: memref<6x2x2xf32>, %w: memref<2x2xf32>, %y: memref<2x2x6xf32>) {
+  linalg.generic {indexing_maps = [#in, #w, #out_ordered], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : memref<6x2x2xf32>, memref<2x2xf32>) outs(%y : memref<2x2x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -128,6 +128,20 @@ def _maps_are_contiguous(op, innermost: int) -> bool:
     return True
 
 
+def _outputs_written_in_order(op, innermost: int) -> bool:
+    """Each output the innermost loop does not index (a reduction's) lists its loops in
+    increasing order. Upstream's vectorizer writes such an output as a vector of unit dims
+    with the map as its permutation, and its cleanup patterns then rewrite that write
+    forever (CastAwayTransferWriteLeadingOneDim against TransferWritePermutationLowering):
+    a 2-element reduction into out[d2, d0, d1] hung mlc-vectorize (fuzz seed 53)."""
+    maps = list(op.attributes["indexing_maps"])[len(op.operands) - _num_outputs(op):]
+    for attr in maps:
+        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(attr).value.results]
+        if innermost not in dims and dims != sorted(dims):
+            return False
+    return True
+
+
 def _body_is_vectorizable(op, reduction: bool) -> bool:
     block = op.regions[0].blocks[0]
     for inner in block.operations:
@@ -184,7 +198,8 @@ def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
         return None
     reduction = any("reduction" in it for it in iterators)
     innermost = rank - 1
-    if not _maps_are_contiguous(op, innermost) or not _body_is_vectorizable(op, reduction):
+    if not _maps_are_contiguous(op, innermost) or not _outputs_written_in_order(op, innermost) \
+            or not _body_is_vectorizable(op, reduction):
         return None
     extent = _loop_extent(op, types, innermost)
     extents = _loop_extents(op, types, rank) if extent is not None else None

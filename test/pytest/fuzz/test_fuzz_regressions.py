@@ -7,6 +7,7 @@ matching KNOWN_BUGS entry of mlc/fuzz/known.py).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -307,3 +308,26 @@ def test_product_of_a_nan_must_be_nan():
     # No overflow: a wrong finite product is still caught.
     two = np.float16(2.0)
     assert compare([np.float16(1.5)], [two], ["sum"], [two], 3, [two]) is not None
+
+
+_DILATED_CONV = """func.func @main(%x: tensor<5x2x2xf32>, %w: tensor<1x2x2xf32>) -> tensor<6x2x2xf32> {
+  %0 = "hlo.convolution"(%x, %w) {batch_group_count = 1 : i64, feature_group_count = 1 : i64, input_batch_dimension = 1 : i64, input_feature_dimension = 2 : i64, input_spatial_dimensions = array<i64: 0>, kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 1 : i64, kernel_spatial_dimensions = array<i64: 0>, lhs_dilation = array<i64: 1>, output_batch_dimension = 1 : i64, output_feature_dimension = 2 : i64, output_spatial_dimensions = array<i64: 0>, padding = dense<[[1, 0]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 2>, window_strides = array<i64: 1>} : (tensor<5x2x2xf32>, tensor<1x2x2xf32>) -> tensor<6x2x2xf32>
+  return %0 : tensor<6x2x2xf32>
+}"""
+
+
+def test_short_reduction_into_a_transposed_output_does_not_hang():
+    """Fuzz seed 53: this 1-D convolution (spatial-major layouts, 2 input features) hung -O2
+    in mlc-vectorize: upstream's cleanup patterns rewrote the transposed unit-vector write of
+    its 2-element reduction forever. Run in a child so a regression fails instead of hanging."""
+    prog = (
+        "import numpy as np\n"
+        "from mlc.fuzz.compare import check_hlo\n"
+        f"text = '''{_DILATED_CONV}'''\n"
+        "rng = np.random.default_rng(53)\n"
+        "x = rng.standard_normal((5, 2, 2)).astype(np.float32)\n"
+        "w = rng.standard_normal((1, 2, 2)).astype(np.float32)\n"
+        "assert check_hlo(text, [x, w], ['sum'], 3) is None\n")
+    result = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "MLC_CACHE": "0"})
+    assert result.returncode == 0, result.stderr[-800:]
