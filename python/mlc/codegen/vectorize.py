@@ -868,6 +868,17 @@ def _fence() -> None:
     llvm.call_intrinsic(None, "llvm.x86.sse.sfence", [], [], ir.DenseI32ArrayAttr.get([]))
 
 
+def _writes_apart(op, outputs) -> bool:
+    """No output of `op` shares a buffer with what it reads (its inputs, the buffers its body
+    loads from): computing an element twice then stores the same value twice."""
+    read = [v for v in list(op.operands)[:len(op.operands) - len(outputs)] if isinstance(v.type, ir.MemRefType)]
+    for inner in op.regions[0].blocks[0].operations:
+        if inner.operation.name == _LOAD:
+            read.append(inner.operands[0])
+    roots = {view_root(v) for v in read}
+    return not any(view_root(o) in roots for o in outputs)
+
+
 def emit_rows(op, plan: RowPlan) -> None:
     """Replaces `op` (a kernel `row_plan` accepted) by its vectorized loops."""
     body = _Body(op)
@@ -877,6 +888,13 @@ def emit_rows(op, plan: RowPlan) -> None:
     lanes = min(plan.lanes, n)
     full, rest = n - n % lanes, n % lanes
     outputs = list(op.operands)[len(op.operands) - body.outputs:]
+    # A row that is not a whole number of vectors ends with its last full vector, which
+    # overlaps the one before (recomputed elements are stored again, equal): the body is
+    # written once, at one width, instead of again for a short vector (a second copy of a
+    # long fused body is LLVM compile time, and a second width a second copy of each math
+    # helper). Not when an output is also read (an element updated in place would be
+    # updated twice), nor for reductions and streaming stores (aligned, each element once).
+    overlap = bool(full and rest and not plan.reduce and not plan.streaming and _writes_apart(op, outputs))
 
     with ir.InsertionPoint(op), op.location:
         streaming = plan.streaming
@@ -893,6 +911,11 @@ def emit_rows(op, plan: RowPlan) -> None:
             if plan.reduce:
                 cheap = body_cost(op) < _ONE_ACCUMULATOR_COST
                 r.reduce(n, plan.lanes, _REDUCTION_ACCUMULATORS if cheap else 1)
+                return
+            if overlap and lower is None and tail:
+                last = _index(n - lanes)
+                for_range(_index(0), _index(full + lanes), lanes,
+                          lambda j: r.vectors(arith.minsi(j, last), lanes))
                 return
             if full:
                 lower = _index(0) if lower is None else lower

@@ -180,3 +180,16 @@ def test_donated_array_also_passed_as_another_argument():
     r0, r1 = both(y, y)
     np.testing.assert_allclose(r0, before * 2, rtol=1e-6)
     np.testing.assert_allclose(r1, before * 3, rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(7, 33), (64, 1025), (3, 100), (5, 17)], ids=str)
+def test_ragged_rows_updated_in_place(shape):
+    """mlc-vectorize ends a ragged row with a last full vector overlapping the one before,
+    unless the kernel writes over what it reads: donated, the overlapped elements would get
+    tanh(v) * 2 + v applied to their own result."""
+    x = _rand(*shape, seed=7)
+    f = lambda v: mnp.tanh(v) * 2.0 + v  # noqa: E731
+    want, got, passed = _both(f, (x,), donate_argnums=0)
+    _equal(got, want)
+    assert got is passed[0]
+    np.testing.assert_allclose(want, np.tanh(x) * 2.0 + x, rtol=1e-5, atol=1e-5)
