@@ -176,6 +176,42 @@ func.func @abs_negate(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Unsigned: abs is the identity, and abs(-x) is -x (wrapped), not abs(x) = x (fuzz seed 59:
+// negate(abs(negate(2))) in ui64 gave 2^64 - 2 at -O2).
+// CHECK-LABEL: func @abs_negate_unsigned
+// CHECK: %[[N:.*]] = "hlo.negate"(%arg0)
+// CHECK-NOT: hlo.abs
+// CHECK: return %[[N]]
+func.func @abs_negate_unsigned(%x: tensor<4xui64>) -> tensor<4xui64> {
+  %0 = "hlo.negate"(%x) : (tensor<4xui64>) -> tensor<4xui64>
+  %1 = "hlo.abs"(%0) : (tensor<4xui64>) -> tensor<4xui64>
+  return %1 : tensor<4xui64>
+}
+
+// -----
+
+// CHECK-LABEL: func @abs_unsigned
+// CHECK-NOT: hlo.abs
+// CHECK: return %arg0
+func.func @abs_unsigned(%x: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = "hlo.abs"(%x) : (tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+// Signed integers keep the rule: abs(-x) is abs(x) (INT_MIN too: both wrap to INT_MIN).
+// CHECK-LABEL: func @abs_negate_signed
+// CHECK: %[[A:.*]] = "hlo.abs"(%arg0)
+// CHECK: return %[[A]]
+func.func @abs_negate_signed(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "hlo.negate"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  %1 = "hlo.abs"(%0) : (tensor<4xi32>) -> tensor<4xi32>
+  return %1 : tensor<4xi32>
+}
+
+// -----
+
 // maximum(x, x) is x.
 // CHECK-LABEL: func @maximum_self
 // CHECK-NOT: hlo.maximum

@@ -8,6 +8,7 @@ import numpy as np
 from mlir import ir
 
 from ...dialects import hlo
+from ...dialects.hlo.types import is_unsigned
 from ..patterns import (attrs, is_float_value, is_splat_of, operand_if_same_type, pattern, producer, splat,
                         splat_like)
 
@@ -105,10 +106,21 @@ def abs_abs(op, ctx):
 
 
 @pattern("hlo.abs")
+def abs_unsigned(op, ctx):
+    """hlo.abs(x) -> x   (unsigned x: each value is its own magnitude)"""
+    return [op.operands[0]] if _unsigned(op.result) else None
+
+
+@pattern("hlo.abs")
 def abs_negate(op, ctx):
-    """hlo.abs(hlo.negate(x)) -> hlo.abs(x)"""
+    """hlo.abs(hlo.negate(x)) -> hlo.abs(x)   (signed and float x; for unsigned x, -x wraps
+    and abs is the identity: abs(-2) is 2^64 - 2 in ui64, not 2)"""
     inner = producer(op.operands[0], "hlo.negate")
-    return [hlo.abs(inner.operands[0])] if inner is not None else None
+    return [hlo.abs(inner.operands[0])] if inner is not None and not _unsigned(op.result) else None
+
+
+def _unsigned(value: ir.Value) -> bool:
+    return is_unsigned(ir.RankedTensorType(value.type).element_type)
 
 
 def _idempotent(op, ctx):
