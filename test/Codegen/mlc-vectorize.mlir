@@ -66,14 +66,11 @@ func.func @lane_sum(%x: memref<100x16xf32>, %acc: memref<16xf32>) {
 // -----
 
 // f64 gets half the lanes (8 or 16); a row of 20 is a multiple of neither, so the row
-// emitter's last full vector starts at 20 - lanes, overlapping the one before (no masked
-// loads and stores, no second copy of the body at a shorter width).
+// emitter ends it with one short vector of the 4 elements left (no masked loads and stores).
 // CHECK-LABEL: func @masked_f64
-// CHECK: scf.for %[[J:.*]] = %{{.*}} step %c[[$F64]]
-// CHECK: %[[AT:.*]] = arith.minsi %[[J]], %c{{[0-9]+}}
-// CHECK: vector.transfer_read %{{.*}}[%[[AT]]]
+// CHECK: step %c[[$F64]]
 // CHECK: arith.mulf {{.*}} : vector<[[$F64]]xf64>
-// CHECK-NOT: arith.mulf
+// CHECK: arith.mulf {{.*}} : vector<4xf64>
 // CHECK-NOT: vector.create_mask
 // CHECK: return
 #id1 = affine_map<(d0) -> (d0)>
@@ -233,8 +230,8 @@ func.func @gather_body(%idx: memref<16xindex>, %table: memref<100xf32>, %y: memr
 
 // An embedding lookup (hlo-to-linalg's gather: clamped row index, then the row): the index
 // is loaded and clamped once per row, before the vector loop; the row is read with
-// contiguous vector loads (no vector.gather); the row's last vector starts at 40 - lanes
-// (no masks, no short vector).
+// contiguous vector loads (no vector.gather); the row's last 8 of 40 elements are one
+// vector of 8 (no masks).
 // CHECK-LABEL: func @gather_rows
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: memref.load %{{.*}}[%[[I]]] : memref<4xi32>
@@ -242,11 +239,11 @@ func.func @gather_body(%idx: memref<16xindex>, %table: memref<100xf32>, %y: memr
 // CHECK: %[[ROW:.*]] = arith.minsi
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c[[$F32]]{{[_0-9]*}} {
 // CHECK-NOT: memref.load
-// CHECK: %[[AT:.*]] = arith.minsi %[[J]]
-// CHECK: vector.transfer_read %{{.*}}[%[[ROW]], %[[AT]]]{{.*}} : memref<100x40xf32>, vector<[[$F32]]xf32>
+// CHECK: vector.transfer_read %{{.*}}[%[[ROW]], %[[J]]]{{.*}} : memref<100x40xf32>, vector<[[$F32]]xf32>
 // CHECK: vector.transfer_write {{.*}} vector<[[$F32]]xf32>
 // CHECK: }
-// CHECK-NOT: vector<8xf32>
+// CHECK: vector.transfer_read %{{.*}}[%[[ROW]], %c32{{[_0-9]*}}]{{.*}} : memref<100x40xf32>, vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} vector<8xf32>
 // CHECK-NOT: vector.gather
 // CHECK-NOT: linalg.generic
 // THREADS-LABEL: func @gather_rows
@@ -434,37 +431,18 @@ func.func @long_row_sum(%x: memref<4x1000xf32>, %s: memref<4xf32>) {
 // -----
 
 // A ragged parallel row (100 f32, not a multiple of the lanes): MLC's row emitter, full
-// vectors, the last one at 100 - lanes overlapping the one before; upstream's masked
-// vectorization would mask every load and store of the row. Written in place
-// (@ragged_rows_in_place: the output is a view of the input) an overlapped element would
-// be computed again from its own result: full vectors, then one 4-element vector.
+// vectors then one 4-element vector; upstream's masked vectorization would mask every load
+// and store of the row.
 // CHECK-LABEL: func @ragged_rows
 // CHECK: scf.for %{{.*}} step %c[[$F32]]
-// CHECK: arith.minsi
-// CHECK: math.exp {{.*}} : vector<[[$F32]]xf32>
-// CHECK-NOT: math.exp
-// CHECK-NOT: vector.create_mask
-// CHECK: return
-// CHECK-LABEL: func @ragged_rows_in_place
-// CHECK: scf.for %{{.*}} step %c[[$F32]]
-// CHECK-NOT: arith.minsi
 // CHECK: math.exp {{.*}} : vector<[[$F32]]xf32>
 // CHECK: math.exp {{.*}} : vector<4xf32>
+// CHECK-NOT: vector.create_mask
 // CHECK: return
 #rg = affine_map<(d0, d1) -> (d0, d1)>
 func.func @ragged_rows(%x: memref<8x100xf32>, %y: memref<8x100xf32>) {
   linalg.generic {indexing_maps = [#rg, #rg], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<8x100xf32>) outs(%y : memref<8x100xf32>) {
-  ^bb0(%a: f32, %o: f32):
-    %e = math.exp %a : f32
-    linalg.yield %e : f32
-  }
-  return
-}
-func.func @ragged_rows_in_place(%x: memref<8x100xf32>) {
-  %v = memref.subview %x[0, 0] [8, 100] [1, 1] : memref<8x100xf32> to memref<8x100xf32, strided<[100, 1]>>
-  linalg.generic {indexing_maps = [#rg, #rg], iterator_types = ["parallel", "parallel"]}
-      ins(%v : memref<8x100xf32, strided<[100, 1]>>) outs(%x : memref<8x100xf32>) {
   ^bb0(%a: f32, %o: f32):
     %e = math.exp %a : f32
     linalg.yield %e : f32
@@ -732,6 +710,48 @@ func.func @short_reduction_into_an_ordered_output(%x: memref<6x2x2xf32>, %w: mem
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %o, %m : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A long ragged row (1000 f32: 62 or 31 full vectors and 8 left) ends with a last full vector
+// at 1000 - lanes, overlapping the one before: the body once, at one width. The extra work
+// (the register the 8 elements would leave empty) is at most 1/32 of the row; shorter rows
+// (@ragged_rows: 100) keep the short vector. Written in place (@long_ragged_rows_in_place:
+// the output is a view of the input) an overlapped element would be computed again from its
+// own result: full vectors, then the short one.
+// CHECK-LABEL: func @long_ragged_rows
+// CHECK: scf.for %[[J:.*]] = %{{.*}} step %c[[$F32]]
+// CHECK: %[[AT:.*]] = arith.minsi %[[J]], %c{{[0-9]+}}
+// CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %[[AT]]]
+// CHECK: math.exp {{.*}} : vector<[[$F32]]xf32>
+// CHECK-NOT: math.exp
+// CHECK-NOT: vector.create_mask
+// CHECK-LABEL: func @long_ragged_rows_in_place
+// CHECK: scf.for %{{.*}} step %c[[$F32]]
+// CHECK-NOT: arith.minsi
+// CHECK: math.exp {{.*}} : vector<[[$F32]]xf32>
+// CHECK: math.exp {{.*}} : vector<8xf32>
+// CHECK: return
+#lr = affine_map<(d0, d1) -> (d0, d1)>
+func.func @long_ragged_rows(%x: memref<4x1000xf32>, %y: memref<4x1000xf32>) {
+  linalg.generic {indexing_maps = [#lr, #lr], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x1000xf32>) outs(%y : memref<4x1000xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+func.func @long_ragged_rows_in_place(%x: memref<4x1000xf32>) {
+  %v = memref.subview %x[0, 0] [4, 1000] [1, 1] : memref<4x1000xf32> to memref<4x1000xf32, strided<[1000, 1]>>
+  linalg.generic {indexing_maps = [#lr, #lr], iterator_types = ["parallel", "parallel"]}
+      ins(%v : memref<4x1000xf32, strided<[1000, 1]>>) outs(%x : memref<4x1000xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
   }
   return
 }

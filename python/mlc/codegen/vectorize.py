@@ -868,6 +868,28 @@ def _fence() -> None:
     llvm.call_intrinsic(None, "llvm.x86.sse.sfence", [], [], ir.DenseI32ArrayAttr.get([]))
 
 
+# A row that is not a whole number of vectors can end with its last full vector, which
+# overlaps the one before (recomputed elements are stored again, equal): the body is
+# written once, at one width, instead of again for a short vector (a second copy of a long
+# fused body is LLVM compile time, a second width a second copy of each math helper; a
+# 40-op chain with 20 exp/tanh on (256, 500): first call 143 -> 103 ms). It recomputes up
+# to a vector per row, where the short vector costs only the registers it fills: allowed
+# when that extra work is at most 1/_OVERLAP_MAX_EXTRA of the row. Measured, one thread,
+# p25 of 300 calls, tanh(x) * exp(-x) with a short vector / overlapped: (4096, 33) 113 /
+# 167 us, (2048, 100) 141 / 167 (both declined now), (512, 500) 169 / 170, (256, 1025)
+# 168 / 172 (f32, 512-bit: 32 lanes, 16 per register).
+_OVERLAP_MAX_EXTRA = 32
+
+
+def _overlap_is_cheap(n: int, lanes: int) -> bool:
+    """Whether a row of `n` ends with an overlapping full vector (above): the registers the
+    short vector of the n % lanes elements left would not fill are the extra work."""
+    per_register = max(1, lanes // _REGISTERS_PER_VECTOR)
+    filled = -(-(n % lanes) // per_register)
+    extra = max(0, _REGISTERS_PER_VECTOR - filled) * per_register
+    return extra * _OVERLAP_MAX_EXTRA <= n
+
+
 def _writes_apart(op, outputs) -> bool:
     """No output of `op` shares a buffer with what it reads (its inputs, the buffers its body
     loads from): computing an element twice then stores the same value twice."""
@@ -888,13 +910,8 @@ def emit_rows(op, plan: RowPlan) -> None:
     lanes = min(plan.lanes, n)
     full, rest = n - n % lanes, n % lanes
     outputs = list(op.operands)[len(op.operands) - body.outputs:]
-    # A row that is not a whole number of vectors ends with its last full vector, which
-    # overlaps the one before (recomputed elements are stored again, equal): the body is
-    # written once, at one width, instead of again for a short vector (a second copy of a
-    # long fused body is LLVM compile time, and a second width a second copy of each math
-    # helper). Not when an output is also read (an element updated in place would be
-    # updated twice), nor for reductions and streaming stores (aligned, each element once).
-    overlap = bool(full and rest and not plan.reduce and not plan.streaming and _writes_apart(op, outputs))
+    overlap = bool(full and rest and not plan.reduce and not plan.streaming
+                   and _overlap_is_cheap(n, lanes) and _writes_apart(op, outputs))
 
     with ir.InsertionPoint(op), op.location:
         streaming = plan.streaming

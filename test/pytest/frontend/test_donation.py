@@ -182,7 +182,8 @@ def test_donated_array_also_passed_as_another_argument():
     np.testing.assert_allclose(r1, before * 3, rtol=1e-6)
 
 
-@pytest.mark.parametrize("shape", [(7, 33), (64, 1025), (3, 100), (5, 17)], ids=str)
+# Rows long enough for the overlapping last vector (vectorize._overlap_is_cheap), and short ones.
+@pytest.mark.parametrize("shape", [(64, 1025), (3, 1000), (2, 4097), (5, 520), (7, 33), (3, 100)], ids=str)
 def test_ragged_rows_updated_in_place(shape):
     """mlc-vectorize ends a ragged row with a last full vector overlapping the one before,
     unless the kernel writes over what it reads: donated, the overlapped elements would get
