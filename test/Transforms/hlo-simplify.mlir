@@ -674,6 +674,30 @@ func.func @reduce_no_dimensions_non_identity_kept(%x: tensor<4xf32>) -> tensor<4
 
 // -----
 
+// "and" from all ones (-1 in i32, 255 in ui8, true in i1) is x; from 1 in i32 it is x & 1
+// (fuzz seed 61: Python's 1 == True made init 1 pass for the identity).
+// CHECK-LABEL: func @reduce_no_dimensions_and
+// CHECK-NOT: hlo.reduce
+// CHECK: return %arg0, %arg1, %arg2
+// CHECK-LABEL: func @reduce_no_dimensions_and_of_one_kept
+// CHECK: hlo.reduce
+func.func @reduce_no_dimensions_and(%x: tensor<4xi32>, %y: tensor<4xui8>, %z: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xui8>, tensor<4xi1>) {
+  %m1 = "hlo.constant"() {value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "hlo.reduce"(%x, %m1) {dimensions = array<i64>, kind = "and"} : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+  %ff = "hlo.constant"() {value = dense<255> : tensor<ui8>} : () -> tensor<ui8>
+  %1 = "hlo.reduce"(%y, %ff) {dimensions = array<i64>, kind = "and"} : (tensor<4xui8>, tensor<ui8>) -> tensor<4xui8>
+  %t = "hlo.constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %2 = "hlo.reduce"(%z, %t) {dimensions = array<i64>, kind = "and"} : (tensor<4xi1>, tensor<i1>) -> tensor<4xi1>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xui8>, tensor<4xi1>
+}
+func.func @reduce_no_dimensions_and_of_one_kept(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %one = "hlo.constant"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "hlo.reduce"(%x, %one) {dimensions = array<i64>, kind = "and"} : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
 // max over the dimension a broadcast added is the broadcast's operand.
 // CHECK-LABEL: func @reduce_of_broadcast_max
 // CHECK-NOT: hlo.reduce

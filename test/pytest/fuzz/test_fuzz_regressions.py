@@ -346,3 +346,18 @@ def test_abs_of_a_negated_unsigned_value(dtype):
     x = np.array([0, 1, 2, 7, np.iinfo(dtype.replace("ui", "uint")).max], dtype=dtype.replace("ui", "uint"))
     _agree(text, x, tolerance=("exact", "exact"))
     np.testing.assert_array_equal(mlc.compile(text)(x)[1], x)
+
+
+@pytest.mark.parametrize("dtype,init", [("i32", 1), ("i32", 6), ("i8", 1), ("ui16", 1)])
+def test_and_over_no_dimensions_from_a_non_identity(dtype, init):
+    """Fuzz seed 61: reduce(x, 1, dimensions = [], "and") on i32 is x & 1, but hlo-simplify
+    took 1 for the identity (Python's 1 == True) and returned x at -O2."""
+    text = f"""func.func @main(%a: tensor<2x5x{dtype}>) -> tensor<2x5x{dtype}> {{
+  %0 = "hlo.constant"() {{value = dense<{init}> : tensor<{dtype}>}} : () -> tensor<{dtype}>
+  %1 = "hlo.reduce"(%a, %0) {{dimensions = array<i64>, kind = "and"}} : (tensor<2x5x{dtype}>, tensor<{dtype}>) -> tensor<2x5x{dtype}>
+  return %1 : tensor<2x5x{dtype}>
+}}"""
+    np_dtype = {"i32": np.int32, "i8": np.int8, "ui16": np.uint16}[dtype]
+    x = np.arange(10, dtype=np_dtype).reshape(2, 5) * np_dtype(3)
+    _agree(text, x)
+    np.testing.assert_array_equal(mlc.compile(text)(x), x & np_dtype(init))

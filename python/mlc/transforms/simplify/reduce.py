@@ -20,8 +20,13 @@ def _is_identity(kind: str, init: ir.Value) -> bool:
     if kind in _IDENTITY:
         return value == _IDENTITY[kind] and not (isinstance(value, float) and kind == "add"
                                                   and math.copysign(1, value) > 0)
-    if kind == "and":
-        return value in (True, -1)
+    if kind == "and":  # all ones: true for i1, -1 (2^w - 1 unsigned) for wider integers
+        element = ir.RankedTensorType(init.type).element_type
+        if not isinstance(element, ir.IntegerType):
+            return False
+        width = ir.IntegerType(element).width
+        # (not `value in (True, -1)`: in Python 1 == True, and 1 is no identity for i32)
+        return value in ((1,) if width == 1 else (-1, (1 << width) - 1))
     if is_float_value(init):
         return value == (-math.inf if kind == "max" else math.inf)
     return False
