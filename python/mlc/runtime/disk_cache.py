@@ -236,6 +236,8 @@ class DiskCache:
             item = stores.get()
             try:
                 self._write(*item)
+            except Exception as e:  # noqa: BLE001 - the thread must live on: flush() waits for it
+                _warn_once(f"store in {self.root} failed", e)
             finally:
                 stores.task_done()
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import warnings
 import time
 
 import numpy as np
@@ -211,3 +212,32 @@ def test_compiles_faster_than_the_linker_do_not_pile_up(cache, monkeypatch, capl
     mlc.jit(lambda a: a * 20.0)(x)
     disk_cache.flush_all()
     assert len(_entries(cache)) == stored + 1
+
+
+def test_a_store_that_raises_leaves_the_writer_running(cache, monkeypatch):
+    """An unexpected error in one store is a warning: the writer thread serves the next
+    store, and flush (also run at exit) returns instead of waiting forever."""
+    calls = {"n": 0}
+    real_link = native_library.link_shared
+
+    def link_once_broken(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ValueError("an unexpected linker failure")
+        return real_link(*args, **kwargs)
+
+    def flushed() -> bool:  # flush_all, given 30 s (a dead writer would make it wait forever)
+        waiter = threading.Thread(target=disk_cache.flush_all, daemon=True)
+        waiter.start()
+        waiter.join(30)
+        return not waiter.is_alive()
+
+    monkeypatch.setattr(native_library, "link_shared", link_once_broken)
+    x = np.ones(8, np.float32)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        mlc.jit(lambda a: a * 31.0)(x)
+        assert flushed()
+        mlc.jit(lambda a: a * 37.0)(x)
+        assert flushed()
+    assert calls["n"] == 2 and len(_entries(cache)) == 1
