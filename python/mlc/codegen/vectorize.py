@@ -41,6 +41,7 @@ reciprocal, computed once per scalar (`reciprocal_divisions`).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Callable, NamedTuple
 
 from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
@@ -55,33 +56,28 @@ from .views import view_root
 
 _TAG = "mlc.vectorize"
 
-# A reduction is vectorized only if each output is combined by exactly one of these.
-COMBINERS = frozenset({
-    "arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
-    "arith.addi", "arith.muli", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
-    "arith.andi", "arith.ori", "arith.xori",
-})
-# vector.reduction's kind for each combiner.
-_COMBINING_KINDS = {
-    "arith.addf": vector.CombiningKind.ADD, "arith.mulf": vector.CombiningKind.MUL,
-    "arith.maximumf": vector.CombiningKind.MAXIMUMF, "arith.minimumf": vector.CombiningKind.MINIMUMF,
-    "arith.maxnumf": vector.CombiningKind.MAXNUMF, "arith.minnumf": vector.CombiningKind.MINNUMF,
-    "arith.addi": vector.CombiningKind.ADD, "arith.muli": vector.CombiningKind.MUL,
-    "arith.maxsi": vector.CombiningKind.MAXSI, "arith.minsi": vector.CombiningKind.MINSI,
-    "arith.maxui": vector.CombiningKind.MAXUI, "arith.minui": vector.CombiningKind.MINUI,
-    "arith.andi": vector.CombiningKind.AND, "arith.ori": vector.CombiningKind.OR,
-    "arith.xori": vector.CombiningKind.XOR,
-}
-# Each combiner's identity (combining it with x gives x, bit for bit: -0.0 + x keeps x's
-# sign, maxnum(NaN, x) = x), by element type: the row emitter starts its accumulators there.
-_FLOAT_IDENTITIES = {
-    "arith.addf": -0.0, "arith.mulf": 1.0, "arith.maximumf": float("-inf"),
-    "arith.minimumf": float("inf"), "arith.maxnumf": float("nan"), "arith.minnumf": float("nan"),
-}
-_INT_IDENTITIES = {  # of the bit width
-    "arith.addi": lambda w: 0, "arith.muli": lambda w: 1, "arith.maxsi": lambda w: -(1 << (w - 1)),
-    "arith.minsi": lambda w: (1 << (w - 1)) - 1, "arith.maxui": lambda w: 0, "arith.minui": lambda w: -1,
-    "arith.andi": lambda w: -1, "arith.ori": lambda w: 0, "arith.xori": lambda w: 0,
+
+class _Combiner(NamedTuple):
+    kind: vector.CombiningKind  # vector.reduction's kind
+    identity: Callable[[int], float]  # of the element's bit width: combining it with x gives x
+
+
+_K = vector.CombiningKind
+# A reduction is vectorized only if each output is combined by exactly one of these. The
+# identities are exact, bit for bit (-0.0 + x keeps x's sign, maxnum(NaN, x) = x): the row
+# emitter starts its accumulators there.
+COMBINERS = {
+    "arith.addf": _Combiner(_K.ADD, lambda w: -0.0), "arith.mulf": _Combiner(_K.MUL, lambda w: 1.0),
+    "arith.maximumf": _Combiner(_K.MAXIMUMF, lambda w: float("-inf")),
+    "arith.minimumf": _Combiner(_K.MINIMUMF, lambda w: float("inf")),
+    "arith.maxnumf": _Combiner(_K.MAXNUMF, lambda w: float("nan")),
+    "arith.minnumf": _Combiner(_K.MINNUMF, lambda w: float("nan")),
+    "arith.addi": _Combiner(_K.ADD, lambda w: 0), "arith.muli": _Combiner(_K.MUL, lambda w: 1),
+    "arith.maxsi": _Combiner(_K.MAXSI, lambda w: -(1 << (w - 1))),
+    "arith.minsi": _Combiner(_K.MINSI, lambda w: (1 << (w - 1)) - 1),
+    "arith.maxui": _Combiner(_K.MAXUI, lambda w: 0), "arith.minui": _Combiner(_K.MINUI, lambda w: -1),
+    "arith.andi": _Combiner(_K.AND, lambda w: -1), "arith.ori": _Combiner(_K.OR, lambda w: 0),
+    "arith.xori": _Combiner(_K.XOR, lambda w: 0),
 }
 # Body ops the vectorizer turns into the same op on vectors.
 _BODY_DIALECTS = ("arith.", "math.")
@@ -386,7 +382,7 @@ class _Body:
         self.combiners: dict = {}
         for acc in list(self.block.arguments)[-self.outputs:]:
             users = [u.owner.operation for u in acc.uses]
-            if len(users) == 1 and users[0].name in _COMBINING_KINDS and len(users[0].operands) == 2:
+            if len(users) == 1 and users[0].name in COMBINERS and len(users[0].operands) == 2:
                 a, b = users[0].operands
                 self.combiners[users[0].results[0]] = (acc, b if a == acc else a)
 
@@ -594,12 +590,11 @@ def _vector_of(t: ir.Type, width: int) -> ir.VectorType:
 
 
 def _identity_vector(combiner: str, element: ir.Type, width: int) -> ir.Value:
-    """A vector of `width` copies of `combiner`'s identity (see _FLOAT_IDENTITIES)."""
+    """A vector of `width` copies of `combiner`'s identity (COMBINERS)."""
     t = _vector_of(element, width)
-    if isinstance(element, ir.IntegerType):
-        scalar = ir.IntegerAttr.get(element, _INT_IDENTITIES[combiner](element.width))
-    else:
-        scalar = ir.FloatAttr.get(element, _FLOAT_IDENTITIES[combiner])
+    value = COMBINERS[combiner].identity(_bits(element))
+    scalar = (ir.FloatAttr.get(element, value) if isinstance(element, ir.FloatType)
+              else ir.IntegerAttr.get(element, value))
     return arith.constant(t, ir.DenseElementsAttr.get_splat(t, scalar))
 
 
@@ -756,7 +751,7 @@ class _Row:
         def horizontal(result, v, acc=None):
             fastmath = (ir.Attribute.parse("#arith.fastmath<reassoc>")
                         if ops[result].name in ("arith.addf", "arith.mulf") else None)
-            return vector.reduction(result.type, _COMBINING_KINDS[ops[result].name], v, acc=acc,
+            return vector.reduction(result.type, COMBINERS[ops[result].name].kind, v, acc=acc,
                                     fastmath=fastmath)
 
         olds = [self.uniform(body.combiners[r][0]) for r in combiners]

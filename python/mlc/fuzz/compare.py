@@ -53,20 +53,16 @@ class _MagnitudeInterpreter(ref_interp.Interpreter):
 
     def evaluate(self, op, operands, frame):
         name = op.name
-        summing = name in _SUM_OPS
+        summing, product = name in _SUM_OPS, False
         if name in _SUM_KINDS:
             from mlir import ir
-            summing = ir.StringAttr(op.attributes["kind"]).value in ("add", "mul")
+            kind = ir.StringAttr(op.attributes["kind"]).value
+            summing, product = kind in ("add", "mul"), kind == "mul"
         if summing:
-            bound = self.product_bound and _is_product(op)
+            bound = self.product_bound and product
             operands = [(np.maximum(np.abs(v), np.ones((), np.asarray(v).dtype)) if bound else np.abs(v))
                         if is_float_dtype(np.asarray(v).dtype) else v for v in operands]
         return super().evaluate(op, operands, frame)
-
-
-def _is_product(op) -> bool:
-    from mlir import ir
-    return op.name in _SUM_KINDS and ir.StringAttr(op.attributes["kind"]).value == "mul"
 
 
 def magnitudes(text: str, inputs, product_bound: bool = False) -> list:

@@ -184,7 +184,7 @@ def test_streaming_into_a_misaligned_output(tiny_cache):
 
 
 # --- row reductions long enough for the row emitter's loop: accumulators start at the
-# combiner's identity (vectorize._FLOAT_IDENTITIES / _INT_IDENTITIES) ---------------------
+# combiner's identity (vectorize.COMBINERS) ---------------------------------------------
 # 1025 and 2051 columns: not a multiple of any vector length (no lane split), at least two
 # unrolled steps of every element width up to 512-bit registers.
 ROWS = [(3, 1025), (2, 2051)]

@@ -24,7 +24,7 @@ def _is_identity(kind: str, init: ir.Value) -> bool:
         element = ir.RankedTensorType(init.type).element_type
         if not isinstance(element, ir.IntegerType):
             return False
-        width = ir.IntegerType(element).width
+        width = element.width
         # (not `value in (True, -1)`: in Python 1 == True, and 1 is no identity for i32)
         return value in ((1,) if width == 1 else (-1, (1 << width) - 1))
     if is_float_value(init):
