@@ -8,8 +8,9 @@ function carries the `SCRATCH_ATTR` attribute, one byte buffer of that many byte
 temporaries (64-byte aligned, allocated once by the caller). The JIT's packed form
 `_mlir__mlir_ciface_f(void **args)` takes an array of pointers to those pointers.
 
-Code that ran parallel loops declares `PARALLEL_SYMBOL`: it needs the async runtime's
-thread pool in the process. Nothing here imports the rest of MLC: the passes that produce
+Code that runs parallel loops calls `PARALLEL_SYMBOL`, MLC's thread pool
+(runtime/parallel_runtime.c): `void mlc_parallel_for(void (*body)(void *context, int64_t
+block), void *context, int64_t blocks, int64_t threads)`. Nothing here imports the rest of MLC: the passes that produce
 this convention and the runtime that calls it both import it from the bottom.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 SCRATCH_ATTR = "mlc.scratch_bytes"
 SCRATCH_ALIGNMENT = 64
-PARALLEL_SYMBOL = "mlirAsyncRuntimeExecute"
+PARALLEL_SYMBOL = "mlc_parallel_for"
 
 
 def c_interface(entry: str) -> str:

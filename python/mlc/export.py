@@ -5,7 +5,8 @@
 Every argument is a contiguous row-major buffer of the compiled signature's shape; results
 are written into caller-allocated buffers. The library needs only the C library (libc,
 libm, and glibc's libmvec when the code calls vector sin/cos): it is compiled again for
-export single-threaded (no async runtime), without BLAS calls, and for a portable CPU
+export single-threaded unless `threads` asks for more (then MLC's thread pool,
+runtime/parallel_runtime.c, is linked into the library), without BLAS calls, and for a portable CPU
 (x86-64-v2 with 128-bit vectors) unless `cpu="native"` asks for this host's. The object
 code comes from LLVM's own tools (translate to LLVM IR, `opt -O`, `llc
 -relocation-model=pic -mcpu=...`); a small generated C wrapper turns the plain pointers into
@@ -34,6 +35,7 @@ from .options import CompileOptions
 from .runtime.executable import describe
 from .runtime.libraries import llvm_tool
 from .runtime.memref import TensorSpec
+from .runtime import parallel_runtime
 from .runtime.native_library import LinkError, link_shared, runtime_dependencies
 
 CPUS = {"portable": ("x86-64-v2", 128), "native": ("native", None)}
@@ -47,15 +49,13 @@ class ExportError(RuntimeError):
 
 
 def export_options(options: CompileOptions, cpu: str) -> CompileOptions:
-    """`options` for an exported library: no BLAS calls and the CPU level's vector width;
-    a clear error for more than one thread (the async runtime is not in an exported library)."""
+    """`options` for an exported library: no BLAS calls, the CPU level's vector width, one
+    thread unless `options.threads` asks for more."""
     if cpu not in CPUS:
         raise ExportError(f"cpu must be one of {', '.join(CPUS)}, got {cpu!r}")
-    if options.threads not in (None, 1):
-        raise ExportError(f"an exported library runs single-threaded (parallel loops need MLC's async "
-                          f"runtime, which it cannot carry); got threads={options.threads}, use threads=1")
     bits = CPUS[cpu][1] if _x86() else None  # None: the host's width (native)
-    return resolve_options(dataclasses.replace(options, blas=False, threads=1, vector_bits=bits))
+    return resolve_options(dataclasses.replace(options, blas=False, threads=options.threads or 1,
+                                               vector_bits=bits))
 
 
 def _x86() -> bool:
@@ -80,9 +80,9 @@ def export_library(hlo_module: ir.Module, inputs, outputs, path: str, name: str,
     if name in defined:
         raise ExportError(f"the exported name {name!r} is also a function of the compiled module; choose another")
     needs = runtime_dependencies(info.externals)
-    unsupported = [n for n in needs if n != "mvec"]
+    unsupported = [n for n in needs if n not in ("mvec", "parallel")]
     if unsupported:
-        what = {"async": "the async runtime (parallel loops)", "blas": "numpy's OpenBLAS",
+        what = {"blas": "numpy's OpenBLAS",
                 "c_runner_utils": "MLIR's C runner utilities", "mpi": "MPI (collectives)"}
         calls = [e for e in info.externals if set(runtime_dependencies([e])) & set(unsupported)]
         raise ExportError(f"an exported library cannot call {', '.join(what[n] for n in unsupported)} "
@@ -95,8 +95,12 @@ def export_library(hlo_module: ir.Module, inputs, outputs, path: str, name: str,
         with open(wrapper, "w") as f:
             f.write(wrapper_source(name, entry, inputs, outputs, info.scratch_bytes))
         libs = ["-lm"] + (["-lmvec"] if "mvec" in needs else [])
+        sources = [wrapper, obj]
+        if "parallel" in needs:  # the thread pool goes inside the library (its symbols local)
+            sources.append(str(parallel_runtime.SOURCE))
+            libs.append("-pthread")
         try:
-            link_shared([wrapper, obj], path, [name], ["-Wl,--no-undefined", *libs])
+            link_shared(sources, path, [name], ["-Wl,--no-undefined", *libs])
         except LinkError as e:
             raise ExportError(str(e)) from None
     with open(header, "w") as f:

@@ -35,7 +35,7 @@ class CompileOptions:
         "Fuse ops into kernels (hlo-fuse, kernel merging, row fusion); False compiles every "
         "op as its own loop nest.", "--fusion"))
     threads: int | None = field(default=None, metadata=_doc(
-        "Threads that parallel loops run on (the async runtime); None: the cores this "
+        "Threads that parallel loops run on (MLC's thread pool); None: the cores this "
         "process may use. 1 generates no parallel loops.", "--threads", type=int))
     vector_bits: int | None = field(default=None, metadata=_doc(
         "The vector register width code is generated for (128, 256 or 512); None: the "

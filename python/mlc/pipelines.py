@@ -24,7 +24,7 @@ from .codegen.direct_conv import DirectConv
 from .codegen.fma import FuseMultiplyAdd
 from .codegen.math_approx import MathApprox
 from .codegen.tile_matmul import TileMatmul
-from .codegen.async_parallel import AsyncParallel
+from .codegen.parallel_outline import ParallelOutline
 from .codegen.row_fusion import RowFusion
 from .codegen.vector_math import VectorMath
 from .codegen.vectorize import Vectorize
@@ -126,8 +126,9 @@ def codegen_passes() -> list[Pass]:
         MathApprox(),
         VectorMath(),
         FuseMultiplyAdd(),
-        # Last: outer loops of big kernels on all cores (the async runtime).
-        AsyncParallel(),
+        # Last: outer loops of big kernels on all cores (their bodies outlined, called from
+        # MLC's thread pool, runtime/parallel_runtime.c).
+        ParallelOutline(),
     ]
 
 
@@ -158,14 +159,9 @@ def llvm_passes() -> list[Pass]:
         Upstream("convert-math-to-llvm"),
         Upstream("convert-math-to-libm"),
         Upstream("convert-vector-to-llvm"),
-        # Parallel loops (mlc-async-parallel) -> calls into libmlir_async_runtime.
-        Upstream("async-to-async-runtime"),
-        Upstream("async-runtime-ref-counting"),
-        Upstream("async-runtime-ref-counting-opt"),
-        Upstream("convert-async-to-llvm"),
         Upstream("convert-to-llvm"),
         Upstream("reconcile-unrealized-casts"),
-        # Kernels of the same shapes, outlined apart (async bodies, split runs), become one
+        # Kernels of the same shapes, outlined apart (parallel bodies, split runs), become one
         # function: LLVM compiles each distinct body once.
         MergeFunctions(),
         # Compile-time cost models for LLVM, on the final functions: helpers stay called when
@@ -174,8 +170,8 @@ def llvm_passes() -> list[Pass]:
         LoopAnnotations(),
         # Each body compiled once: no copy per JIT wrapper (LLVM's codegen is most of a compile).
         LlvmLinkage(),
-        # Declarations nothing calls go (the async lowering declares its whole runtime API):
-        # what stays declared is what the code links to (executable.describe).
+        # Declarations nothing calls go: what stays declared is what the code links to
+        # (executable.describe).
         Upstream("symbol-dce"),
     ]
 
@@ -201,7 +197,7 @@ class Bufferize(PassPipeline):
 class CpuCodegen(PassPipeline):
     """Runs the CPU strategies on bufferized linalg: big matmuls as BLAS calls, vectorized
     innermost loops, then f32 exp/log/tanh as polynomials (so they vectorize too), sin/cos
-    and f64 exp/log as libmvec calls, outer loops of big kernels on all cores (async runtime).
+    and f64 exp/log as libmvec calls, outer loops of big kernels on all cores (MLC's thread pool).
 
     Expects: the `buffers` stage. Produces: scf loops over vector ops where a strategy
     applied, linalg elsewhere; mlc-buffers-to-llvm lowers both.

@@ -64,7 +64,7 @@ def test_options_reach_the_codegen_passes():
     narrow, wide = (mlc.jit(lambda a: mnp.exp(a), options=CompileOptions(threads=1, vector_bits=bits)).lower(x).compile()
                     for bits in (128, 512))
     assert narrow.options.threads == 1 and wide.options.vector_bits == 512
-    assert "async.execute" not in narrow.as_text("codegen")
+    assert "mlc_parallel_for" not in narrow.as_text("codegen")
     assert _widest_f32_vector(wide.as_text("codegen")) == 4 * _widest_f32_vector(narrow.as_text("codegen"))
     np.testing.assert_allclose(wide(x), np.exp(x), rtol=1e-6)
 

@@ -97,7 +97,7 @@ rounds against OpenBLAS called the same way; a shared machine):
     weights (M = 4..256); two threads, 0.69-1.44 by the best call (slower at M <= 32 on the
     256- and 512-row weights) but 0.93-2.06 by the median: the packed kernel's two-thread
     calls vary where OpenBLAS's do not. What to fix first is that variance of the parallel
-    dispatch (the async runtime's workers waking), then the floor per thread count.
+    dispatch (the async runtime's workers waking; MLC's own pool replaced it since), then the floor per thread count.
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
@@ -464,7 +464,8 @@ _NO_MEMORY_EFFECT = ("arith.constant", "memref.view", "memref.subview", "memref.
 MIN_MNK = 1 << 25  # 256 x 256 x 512: below, the packed kernel was faster than the call
 PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when the tile fits
 # The packed kernel splits between threads from this many multiply-adds (every batch's
-# counted). Waking the async runtime's workers and joining them cost 40-70 us on this
+# counted). Measured on MLIR's async runtime (MLC's pool replaced it since, not re-measured):
+# waking its workers and joining them cost 40-70 us on this
 # 2-core VM (AVX-512, p25 of 300 interleaved calls, one thread against two): 4 x 64x32x64
 # 26 against 96 us, 64x128x384 83 against 140, 128x256x128 (2^22) 97 against 136; from
 # 2^23 two won: 8 x 128x64x128 207 against 183, 128x512x256 398 against 295. (It was the

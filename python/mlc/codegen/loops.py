@@ -27,8 +27,8 @@ def nested_for(ranges: Sequence[tuple[int, int, int]], body: Callable[[tuple, ir
 
 def forall(extents: Sequence[int], body: Callable[[tuple], None]) -> None:
     """scf.forall (%i, %j, ...) in (extents) on buffers (no shared outputs), at the current
-    insertion point; `body(ivs)` fills it. mlc-async-parallel runs its iterations on the
-    async runtime's threads (a multi-dimensional forall is split as one linear range)."""
+    insertion point; `body(ivs)` fills it. mlc-parallel-outline runs its iterations on MLC's
+    thread pool (a multi-dimensional forall is split as one linear range)."""
     index = ir.IndexType.get()
     rank = len(extents)
     op = ir.Operation.create(

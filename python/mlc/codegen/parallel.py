@@ -1,7 +1,7 @@
 """Both cores: when a kernel's outer loop is worth sharing between threads (the rules the
 strategies ask: mlc-vectorize, mlc-row-fusion, the matmul kernels). The loops they make
-`scf.forall` run on the async runtime (async_parallel.py), or on one thread in a function
-that calls BLAS (sequential_beside_blas.py).
+`scf.forall` run on MLC's thread pool (parallel_outline.py, runtime/parallel_runtime.c), or
+on one thread in a function that calls BLAS (sequential_beside_blas.py).
 
 The thread count is MLC_NUM_THREADS, else the cores this process may run on; it is read at
 compile time. MLC_NUM_THREADS=1 compiles single-threaded code.
@@ -10,16 +10,15 @@ compile time. MLC_NUM_THREADS=1 compiles single-threaded code.
 from __future__ import annotations
 
 # A kernel is shared between threads when its work, loop iterations x the per-iteration
-# cost of its body (`body_cost`), reaches PARALLEL_MIN_WORK: waking the async runtime's
-# workers and joining them costs 40-100 us on this 2-core VM, and a parallel loop costs
-# 20-30 ms of LLVM compile time (the outlined body, the coroutine and its dispatch: the
-# 40-op chain of compile_time.py 68 ms first call on one thread, 95 on two, 2026-12-04).
-# Measured, p25 of 300 interleaved calls,
-# one thread against two: x * 2 + 1 (cost 2) on 2^20 f32 124 against 200 us, on 2^21 235
-# against 201; tanh (cost 6) on 2^19 213 against 260, on 2^20 423 against 395, on 2^21 833
-# against 519. (The floor was 2^18 iterations whatever the body: x * 2 + 1 on 2^18 ran 37 us
-# on one thread against 128 on two.)
-PARALLEL_MIN_WORK = 1 << 22
+# cost of its body (`body_cost`), reaches PARALLEL_MIN_WORK. MLC's pool hands a loop to
+# workers that are still spinning from the last one in about a microsecond, and a parallel
+# loop costs an outlined function (no coroutines) at compile time. Measured 2026-12-05, p25
+# of 300 interleaved calls, one thread against two (2 cores, AVX-512): x * 2 + 1 (cost 2)
+# on 2^14 f32 5.7 against 5.5 us, 2^16 10.0 against 7.4, 2^18 29 against 19; tanh (cost 6)
+# on 2^14 10.4 against 7.8, 2^16 29 against 17; sum(x * x + 1, rows) on 2^14 5.0 against
+# 5.0, 2^16 7.2 against 6.0. (On MLIR's async runtime, which MLC used before, waking the
+# workers cost 40-100 us and the floor was 2^22.)
+PARALLEL_MIN_WORK = 1 << 16
 # The cost of one iteration's op, in simple arithmetic ops: a math function (an
 # approximation of 20-30 instructions, or a libm call) and a division weigh more.
 _MATH_COST = 6

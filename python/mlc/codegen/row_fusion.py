@@ -12,7 +12,7 @@ reads them (XLA's row-reduction fusion; softmax and layer_norm are the cases it 
       ... the same four kernels on row %r's subviews ...
     } {mlc.row_fusion = 4096}
 
-The fused loop is parallel (rows are independent), so mlc-async-parallel shares it between
+The fused loop is parallel (rows are independent), so mlc-parallel-outline shares it between
 threads; with one thread it is an scf.for.
 
 Rule, checked per kernel (linalg.generic, fill or copy on buffers): its first loop is
@@ -369,7 +369,7 @@ class RowFusion(Pass):
         index = ir.IndexType.get()
         tag = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), rows)
         with ir.InsertionPoint(first), first.location:
-            if parallel:  # chunks of rows shared between threads by mlc-async-parallel
+            if parallel:  # chunks of rows shared between threads by mlc-parallel-outline
                 chunk = -(-rows // (CHUNKS_PER_THREAD * threads))
                 outer = scf.ForallOp([0], [-(-rows // chunk)], [1])
                 outer.attributes[TAG] = tag

@@ -32,7 +32,7 @@ class SequentialBesideBlas(Pass):
     scf.for).
 
     After a call OpenBLAS's own threads keep spinning on the cores for a while; measured
-    here, a relu epilogue shared between two async workers then took 2.1 ms instead of
+    here, a relu epilogue shared between two (async runtime) workers then took 2.1 ms instead of
     0.14 ms on one thread. BLAS already uses every core for the big operation.
     """
 

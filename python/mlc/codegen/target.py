@@ -10,7 +10,7 @@ import functools
 import os
 
 from .. import config
-from ..runtime.libraries import async_runtime_usable
+from ..runtime.parallel_runtime import parallel_runtime_available
 
 
 @functools.cache
@@ -58,13 +58,11 @@ def int16_pair_dot(register_bits: int) -> bool:
 
 def num_threads() -> int:
     """Threads for parallel loops: MLC_NUM_THREADS if set, else the cores this process may
-    use; 1 in a fork() child of a process that ran parallel loops (see runtime.libraries)."""
-    if not async_runtime_usable():
-        return 1  # a fork() child of a process whose thread pool it does not have
+    use; 1 when MLC's parallel runtime cannot be built (no C compiler)."""
     n = config.num_threads()
-    if n is not None:
-        return n
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if n is None:
+        n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return n if n == 1 or parallel_runtime_available() else 1
 
 
 _DEFAULT_LLC_BYTES = 8 << 20

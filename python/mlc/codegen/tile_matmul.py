@@ -280,7 +280,7 @@ EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
 # (2 shared cores, f32, median of 400 calls, best of 3 rounds): at 2^21 (64x128x256, 128^3)
 # two threads took 126-221 us against 132-163 on one, with or without an epilogue; at 2^22
 # (128x256x128) 173-191 against 260-273. A parallel tile loop also costs about 0.13 s of
-# first-call compile (async-parallel-for outlines two copies of the kernel and a coroutine):
+# first-call compile on the async runtime MLC used before (two copies of the kernel and a coroutine):
 # 1 << 22 brings the MLP loss of benchmarks/compile_time.py from about 0.30 to 0.17 s CPU.
 # (Single-threaded tile loops still end in a copy of the result into the output: tiled
 # loops on tensors do not bufferize in place.)

@@ -857,8 +857,8 @@ def _aligned(buffers: list[ir.Value], align: int) -> ir.Value:
 
 def _fence() -> None:
     """x86's sfence: this thread's non-temporal (write-combined) stores become globally
-    visible before any store after it, such as the async runtime's signal that the task
-    is done (the fence the movnt* instructions are documented to need)."""
+    visible before any store after it, such as the thread pool's count of finished
+    blocks (the fence the movnt* instructions are documented to need)."""
     from mlir.dialects import llvm
     llvm.call_intrinsic(None, "llvm.x86.sse.sfence", [], [], ir.DenseI32ArrayAttr.get([]))
 

@@ -8,15 +8,14 @@ runs after the -O2 pipeline has optimized every copy, and is not in it).
     llvm.func @k_0(...) { body }          (calls and addresses of @k_1 now name @k_0)
 
 Two kernels of the same shapes (a ResNet block's two 3x3 convolutions, each outlined by the
-async lowering or mlc-split-functions) are the same function but for the buffers they get
+mlc-parallel-outline or mlc-split-functions) are the same function but for the buffers they get
 as arguments. Functions are equal when their printed form is, with their own name taken
 out; a merge can make their callers equal in turn (two parallel dispatchers that now call
 the same body), so it repeats until nothing changes. Public functions (entries and their C
 interfaces) keep their names and bodies.
 
 Printing is the cost (an LLVM-dialect function about 0.3 ms), and the pipeline runs the pass
-twice: on mlc-split-functions' parts, then on the LLVM dialect, where the async lowering has
-outlined the parallel bodies. A function the first run left unique is marked UNIQUE; the
+twice: on mlc-split-functions' parts, then on the LLVM dialect. A function the first run left unique is marked UNIQUE; the
 next run compares only unmarked ones at first (a lowered part does not become equal to
 another), and everything once something merged (its callers may now be equal).
 """

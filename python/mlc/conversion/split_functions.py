@@ -14,7 +14,7 @@ private `noinline` function called in its place (measured on 400 results: one fu
 of llc, runs of 256 ops 33 s, of 64 ops 5.8 s, of 32 ops 3.5 s, of 16 ops 2.8 s). Values the
 run reads from outside are its arguments (buffers, indices, scalars); constants are cloned
 into it. Functions of at most MIN_FUNCTION_OPS nested ops are left as they are, and so is
-any op that involves the async runtime or reads another kind of value.
+any op that reads another kind of value (a parallel loop's context pointer).
 """
 
 from __future__ import annotations
@@ -36,8 +36,14 @@ MIN_FUNCTION_OPS = 128  # smaller functions are left whole
 KERNEL_OPS = 8
 
 
-def _inner(op: ir.Operation, ops: list, args: list) -> None:
-    """Every op nested in `op` (op included) and every block argument inside it."""
+def nested_ops(op: ir.Operation) -> tuple[list, list]:
+    """(every op nested in `op`, `op` first; every block argument inside it)."""
+    ops, args = [], []
+    _collect(op, ops, args)
+    return ops, args
+
+
+def _collect(op: ir.Operation, ops: list, args: list) -> None:
     ops.append(op)
     for region in op.regions:
         for block in region.blocks:
@@ -45,7 +51,7 @@ def _inner(op: ir.Operation, ops: list, args: list) -> None:
             for inner in block.operations:
                 inner = inner.operation
                 if len(inner.regions):
-                    _inner(inner, ops, args)
+                    _collect(inner, ops, args)
                 else:  # (most ops: no call, no regions to walk)
                     ops.append(inner)
 
@@ -55,7 +61,7 @@ def _passable(t: ir.Type) -> bool:
                           ir.F32Type, ir.F64Type))
 
 
-def _owner_op(value: ir.Value):
+def defining_op(value: ir.Value):
     if type(value) is ir.BlockArgument:  # (values come downcast: no owner to read)
         return None
     owner = value.owner
@@ -77,10 +83,7 @@ def _candidate(op: ir.Operation):
     if len(op.results) or not (len(op.regions) or op.name.startswith("linalg.")
                                or op.name in ("func.call", "memref.copy")):
         return None  # (deallocs and other bookkeeping stay in the caller)
-    ops, args = [], []
-    _inner(op, ops, args)
-    if any(o.name.startswith("async.") for o in ops):
-        return None
+    ops, args = nested_ops(op)
     # Values defined inside: results of the nested ops, block arguments of their regions
     # (a set of values: cheaper to ask than each operand's defining op).
     defined = set(args)
@@ -92,7 +95,7 @@ def _candidate(op: ir.Operation):
         for v in values:
             if v in defined:
                 continue
-            owner = _owner_op(v)
+            owner = defining_op(v)
             if owner is not None and owner.name == "arith.constant":
                 captured.append(v)
             elif _passable(v.type):
@@ -110,7 +113,7 @@ def _twin_key(found) -> tuple:
 
     ops, captured, _ = found
     return (tuple((o.name, constant(o)) for o in ops),
-            tuple((str(v.type), constant(_owner_op(v))) for v in captured))
+            tuple((str(v.type), constant(defining_op(v))) for v in captured))
 
 
 def _runs(block: ir.Block, budget: int, kernel_ops: int) -> list[_Run]:
@@ -143,7 +146,7 @@ def _outline(run: _Run, name: str, caller) -> None:
             if v in seen:
                 continue
             seen.add(v)
-            owner = _owner_op(v)
+            owner = defining_op(v)
             (constants if owner is not None and owner.name == "arith.constant" else inputs).append(v)
     first = run.ops[0][0]
     with first.location:
@@ -158,7 +161,7 @@ def _outline(run: _Run, name: str, caller) -> None:
             func.CallOp([], ir.FlatSymbolRefAttr.get(name), inputs)
     remap = dict(zip(inputs, body.arguments))
     for c in constants:
-        clone = _owner_op(c).clone(ip=ir.InsertionPoint(ret))
+        clone = defining_op(c).clone(ip=ir.InsertionPoint(ret))
         remap[c] = clone.results[0]
     for op, _, _ in run.ops:
         op.move_before(ret)

@@ -259,11 +259,9 @@ class Jitted:
         return compiled.call_leaves(leaves)
 
     def _after_fork(self) -> None:
-        """In a fork() child: executables with parallel loops would wait on the parent's
-        threads, and a lock may have been held by a thread that does not exist here. Start
-        afresh; new compiles run single-threaded (codegen.target.num_threads)."""
+        """In a fork() child: the lock may have been held by a thread that does not exist
+        here. The compiled executables stay (the thread pool starts afresh in a child)."""
         self._lock = threading.Lock()
-        self._cache, self._fast = {}, {}
         self._fork_generation = FORK_STATE["generation"]
 
     def cache_info(self) -> CacheInfo:

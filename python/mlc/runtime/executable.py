@@ -8,7 +8,6 @@ numpy, stores the data pointers into prebuilt descriptors and calls the packed C
 
 from __future__ import annotations
 
-import collections
 import ctypes
 import math
 import os
@@ -23,7 +22,7 @@ from mlir.execution_engine import ExecutionEngine
 
 from ..abi import PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface, packed_interface
 from .buffer_pool import POOL, aligned_bytes
-from .libraries import FORK_STATE, jit_shared_libraries, keep_forever
+from .libraries import jit_shared_libraries, keep_forever
 from .memref import TensorSpec, checked_argument, data_pointer, make_descriptor
 
 _PACKED_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -41,16 +40,6 @@ def _keep_parents_executables() -> None:
 os.register_at_fork(after_in_child=_keep_parents_executables)
 
 
-# The code of the last few dropped parallel executables stays mapped. A parallel call
-# returns when its last task has signalled completion, but that task's worker thread is
-# still finishing the task's coroutine, in this code, for a few microseconds more: freeing
-# the engine at once (dropping a jit object right after a call) unmapped code a worker was
-# running, and crashed about one run in three of a compile-call-drop loop. Engines retire
-# through this queue instead, freed only after DEFERRED_FREES later drops.
-DEFERRED_FREES = 32
-_RETIRED: "collections.deque" = collections.deque(maxlen=DEFERRED_FREES)
-
-
 class Executable:
     """A compiled entry function. Call it with numpy arrays; it returns numpy arrays.
 
@@ -65,7 +54,7 @@ class Executable:
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
         self.scratch_bytes = scratch_bytes
-        self.parallel = parallel  # parallel loops run on the async runtime's pool, which a fork() child lacks
+        self.parallel = parallel  # runs parallel loops on MLC's thread pool (runtime/parallel_runtime.c)
         self._owner = owner  # what keeps the code mapped: an ExecutionEngine (and its module) or a CDLL
         self._fn = _PACKED_FN(address)
         self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
@@ -82,7 +71,6 @@ class Executable:
         self._packed = (ctypes.c_void_p * n)(*[base + i * ctypes.sizeof(ctypes.c_void_p)
                                                for i in range(n)])
         self._lock = threading.Lock()  # the descriptors are shared by all calls
-        self._fork_generation = FORK_STATE["generation"]
         _LIVE.add(self)
 
     @classmethod
@@ -99,7 +87,7 @@ class Executable:
             raise RuntimeError(_lookup_failure(entry, info.externals))
         # Compiling is over: stop the context's pass-manager threads. Otherwise every cached
         # executable would keep its own idle workers (2 per signature on 2 cores). Calls run
-        # parallel loops on the one process-wide async runtime pool (see libraries.py).
+        # parallel loops on the one process-wide pool (runtime/parallel_runtime.c).
         llvm_module.context.enable_multithreading(False)
         executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel,
                          owner=(engine, llvm_module))  # the engine refers to IR owned by the module's context
@@ -118,10 +106,6 @@ class Executable:
             raise RuntimeError(f"the library has no packed C interface for '{entry}'") from None
         address = ctypes.cast(function, ctypes.c_void_p).value
         return cls(address, entry, inputs, outputs, scratch_bytes, parallel, owner=library)
-
-    def __del__(self):
-        if self.parallel and self._owner is not None:
-            _RETIRED.append(self._owner)  # (the oldest retired engine is freed now)
 
     @property
     def engine(self) -> ExecutionEngine | None:
@@ -150,11 +134,6 @@ class Executable:
         arrays = [a if (type(a) is np.ndarray and a.dtype == s.dtype and a.shape == s.shape
                         and a.flags.c_contiguous) else self._check(i, a, s)
                   for i, (a, s) in enumerate(zip(args, self.inputs))]
-        if self.parallel and FORK_STATE["generation"] != self._fork_generation:
-            raise RuntimeError(f"{self.signature} runs parallel loops on the thread pool of the process "
-                               f"that compiled it; this forked child has none of its threads (the call "
-                               f"would hang). Compile it again in the child (mlc.jit functions do that "
-                               f"by themselves), or start workers with the 'spawn' method.")
         results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
                    for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
         with self._lock:
@@ -185,7 +164,7 @@ class ModuleInfo:
     """What the runtime needs to know about a compiled entry, read off its `llvm` stage."""
 
     scratch_bytes: int | None  # the scratch buffer the entry takes last (None: none)
-    parallel: bool  # runs parallel loops on the async runtime
+    parallel: bool  # runs parallel loops on MLC's thread pool
     externals: tuple[str, ...]  # functions it calls that the module does not define
 
 

@@ -54,8 +54,10 @@ def mlir_tool(name: str) -> Path:
 
 
 def jit_shared_libraries() -> list[str]:
-    """The libraries every JIT'ed module links against (memrefCopy and friends)."""
-    load_async_runtime()
+    """The libraries every JIT'ed module links against (memrefCopy and friends); MLC's
+    thread pool, BLAS and libmvec are loaded into the process first (RTLD_GLOBAL)."""
+    from .parallel_runtime import load_parallel_runtime
+    load_parallel_runtime()
     find_blas()
     find_libmvec()
     return [str(runtime_library("mlir_c_runner_utils"))]
@@ -83,28 +85,13 @@ def find_blas() -> Path | None:
     return None
 
 
-# How many times this process is a fork() child of a process that had started the async
-# runtime's thread pool. The child has the pool's state but none of its threads: a parallel
-# loop there would wait forever. Executables compare it with the value they were built at.
+# How many times this process is a fork() child. Objects that hold locks compare it with
+# the value they were made at: in a child, a lock may be held by a thread that is not there.
 FORK_STATE = {"generation": 0}
 
 
 def _after_fork_in_child() -> None:
-    if load_async_runtime.cache_info().currsize:
-        FORK_STATE["generation"] += 1
-        _exit_before_static_destructors()
-
-
-def _exit_before_static_destructors() -> None:
-    """At exit, the async runtime's static destructor joins its pool's threads, which a
-    fork() child does not have: it would wait forever. glibc's on_exit runs handlers in
-    reverse order of registration, so `_exit(status)` registered now runs before that
-    destructor (registered in the parent) and ends the child with its exit status, after
-    Python's own finalization has flushed its files."""
-    libc = ctypes.CDLL(None)
-    if hasattr(libc, "on_exit"):
-        libc.on_exit.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-        libc.on_exit(ctypes.cast(libc._exit, ctypes.c_void_p), None)
+    FORK_STATE["generation"] += 1
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
@@ -115,22 +102,6 @@ def keep_forever(obj) -> None:
     more than anything will lower it): for objects whose destructor must not run in this
     process, such as a fork() parent's ExecutionEngines in the child."""
     ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
-
-
-def async_runtime_usable() -> bool:
-    """False in a fork() child of a process that loaded the async runtime (see FORK_STATE)."""
-    return FORK_STATE["generation"] == 0
-
-
-@functools.cache
-def load_async_runtime() -> ctypes.CDLL:
-    """Loads the async runtime (the thread pool parallel loops run on) into the process once.
-
-    Not through the ExecutionEngine's shared_libs: an engine calls the library's
-    `__mlir_execution_engine_destroy` when it is destroyed, which deletes the process-wide
-    runtime under every other live engine (a crash on their next parallel loop). Loaded
-    RTLD_GLOBAL, its exported mlirAsyncRuntime* symbols resolve from the process instead."""
-    return ctypes.CDLL(str(runtime_library("mlir_async_runtime")), mode=ctypes.RTLD_GLOBAL)
 
 
 if __name__ == "__main__":  # `python -m mlc.runtime.libraries TOOL` prints a tool's path

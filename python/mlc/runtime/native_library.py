@@ -16,7 +16,8 @@ import subprocess
 import tempfile
 from typing import Iterable, Sequence
 
-from .libraries import find_blas, find_libmvec, load_async_runtime, runtime_library
+from ..abi import PARALLEL_SYMBOL
+from .libraries import find_blas, find_libmvec, runtime_library
 
 
 class LinkError(RuntimeError):
@@ -49,13 +50,13 @@ def link_shared(objects: Sequence[str], output: str, exports: Iterable[str],
 
 
 def runtime_dependencies(externals: Iterable[str]) -> list[str]:
-    """Which runtime libraries code calling `externals` needs: 'async', 'blas', 'mvec' and
+    """Which runtime libraries code calling `externals` needs: 'parallel', 'blas', 'mvec' and
     'c_runner_utils' (memrefCopy and friends) for what the C library does not define. The
     last is asked for only when needed: it pulls in libMLIR.so, about 0.1 s to load."""
     needs = set()
     for name in externals:
-        if name.startswith("mlirAsyncRuntim"):  # sic: upstream spells one mlirAsyncRuntimGet...
-            needs.add("async")
+        if name == PARALLEL_SYMBOL:
+            needs.add("parallel")
         elif name.startswith("scipy_cblas"):
             needs.add("blas")
         elif name.startswith("_ZGV"):
@@ -74,10 +75,12 @@ def _c_libraries() -> tuple[ctypes.CDLL, ...]:
 
 def load_dependencies(needs: Iterable[str]) -> None:
     """Loads the named runtime libraries RTLD_GLOBAL, so a library's undefined symbols
-    resolve from the process (the async runtime: once per process, see libraries.py)."""
+    resolve from the process."""
     for need in needs:
-        if need == "async":
-            load_async_runtime()
+        if need == "parallel":
+            from .parallel_runtime import load_parallel_runtime
+            if load_parallel_runtime() is None:
+                raise OSError("the code runs parallel loops, and MLC's parallel runtime cannot be built here")
         elif need == "blas":
             if find_blas() is None:
                 raise OSError("the code calls numpy's OpenBLAS, which this numpy does not have")

@@ -28,6 +28,7 @@ import mlc.codegen.blas as blas
 import mlc.codegen.contraction as contraction
 import mlc.codegen.tile_matmul as tile_matmul
 from mlc.codegen.packed_gemm import MARK, _square_block, blocking
+from mlc.abi import PARALLEL_SYMBOL
 from mlc.codegen.target import int16_pair_dot
 
 RNG = np.random.default_rng(3)
@@ -318,7 +319,7 @@ def test_packed_kernel_threads_split_rows_or_columns(monkeypatch):
     for m, k, n in ((301, 40, 50), (7, 90, 517)):
         a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
         compiled = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, threads=2)).lower(a, b).compile()
-        assert "scf.forall" in compiled.as_text("buffers") or "async" in compiled.as_text("codegen")
+        assert "scf.forall" in compiled.as_text("buffers") or PARALLEL_SYMBOL in compiled.as_text("codegen")
         close(compiled(a, b), a @ b, k)
 
 
@@ -572,11 +573,11 @@ def test_register_tile_remainders_on_threads(m, k, n, bits, monkeypatch):
     a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
     options = CompileOptions(blas=False, threads=2, vector_bits=bits)
     compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
-    assert "async" not in compiled.as_text("codegen") and m * k * n < matmul.PARALLEL_MIN_MNK
+    assert PARALLEL_SYMBOL not in compiled.as_text("codegen") and m * k * n < matmul.PARALLEL_MIN_MNK
     monkeypatch.setattr(matmul, "PARALLEL_MIN_MNK", 0)
     compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
     text = compiled.as_text("codegen")
-    assert MARK not in text and ("async" in text) == (m % 4 == 0)
+    assert MARK not in text and (PARALLEL_SYMBOL in text) == (m % 4 == 0)
     close(compiled(a, b), a @ b, k)
 
 

@@ -193,7 +193,7 @@ def test_big_gather_is_parallel_and_streams(monkeypatch, vector_bits):
     ids = wild_ids(rng, 3000, (8, 200), np.int64)
     fn = lambda t, i: t[i] + 1.0  # noqa: E731
     text = codegen_of(fn, table, ids)
-    assert "nontemporal = true" in text and "llvm.x86.sse.sfence" in text and "async.execute" in text
+    assert "nontemporal = true" in text and "llvm.x86.sse.sfence" in text and "mlc_parallel_for" in text
     got = mlc.jit(fn)(table, ids)
     assert_matches(got, jax_take_rows(table, ids) + np.float32(1.0))
 

@@ -1,5 +1,5 @@
 """The runtime pieces behind fast calls: the result buffer pool, the scratch buffer for
-temporaries, the async runtime's lifetime, and MLC_NUM_THREADS."""
+temporaries, the thread pool's lifetime, and MLC_NUM_THREADS."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 import mlc
 import mlc.nn as nn
 import mlc.numpy as mnp
+from mlc.abi import PARALLEL_SYMBOL
 from mlc.codegen.target import host_vector_bits, num_threads, vector_register_bits
 from mlc.runtime.buffer_pool import MIN_BYTES, BufferPool
 
@@ -165,13 +166,13 @@ def test_rank3_softmax_temporaries_are_one_row():
 
 
 def test_destroying_a_parallel_executable_keeps_the_others_working():
-    """Regression: the async runtime is process-wide; an engine's destruction must not take
-    it down under the other engines (it used to crash their next parallel loop)."""
+    """The thread pool is process-wide; an engine's destruction must not take it down under
+    the other engines (with MLIR's async runtime it used to crash their next parallel loop)."""
     x = np.random.default_rng(1).standard_normal((1024, 1024)).astype(np.float32)  # parallel work
     first = mlc.jit(lambda a: mnp.tanh(a) + 1.0)
     first(x)
     second = mlc.jit(lambda a: mnp.exp(a) * 2.0)
-    assert "async" in second.lower(x).compile().as_text("codegen") or num_threads() == 1
+    assert PARALLEL_SYMBOL in second.lower(x).compile().as_text("codegen") or num_threads() == 1
     del first
     gc.collect()
     np.testing.assert_allclose(second(x), np.exp(x) * 2.0, rtol=1e-6)
@@ -209,11 +210,11 @@ def test_vector_bits_setting_overrides_the_host(monkeypatch, bits):
     assert vector_register_bits() == host_vector_bits()
 
 
-def test_single_thread_compiles_no_async(monkeypatch):
+def test_single_thread_compiles_no_parallel_calls(monkeypatch):
     monkeypatch.setenv("MLC_NUM_THREADS", "1")
     x = np.ones((1024, 512), np.float32)
     compiled = mlc.jit(lambda a: mnp.exp(a)).lower(x).compile()
-    assert "async" not in compiled.as_text("codegen")
+    assert PARALLEL_SYMBOL not in compiled.as_text("codegen")
     np.testing.assert_allclose(compiled(x), np.exp(x), rtol=1e-6)
 
 

@@ -1,0 +1,260 @@
+"""Pass `mlc-parallel-outline`: each scf.forall the strategies made runs on MLC's thread pool
+(runtime/parallel_runtime.c).
+
+    scf.forall (%i, %j) in (8, 100) { body(%i, %j) }
+      ->
+    %ctx = llvm.alloca 1 x !llvm.struct<(captured values...)>     (at the function's entry)
+    llvm.store (captured values as one struct), %ctx
+    %fn = func.constant @f_parallel_0
+    call @mlc_parallel_for(%fn, %ctx, %blocks, %threads)
+
+    func.func private @f_parallel_0(%ctx: !llvm.ptr, %block: i64) {
+      (the captured values, loaded from %ctx)
+      scf.for %l = %block * size to min(%block * size + size, 800) {
+        %i, %j = (%l / 100, %l % 100)    body(%i, %j)
+      }
+    }
+
+The iterations, linearized, are cut into `blocks` contiguous ranges; the runtime hands them
+to the caller's thread and its workers as they come free. A memref crosses the context as
+its LLVM descriptor (unrealized casts that convert-to-llvm folds away), an index as i64,
+constants are cloned into the body. A nested scf.forall, a loop whose captured values have
+no LLVM form, or a single-threaded compile (threads=1) becomes sequential scf.for loops.
+
+Before this pass, mlc-sequential-beside-blas keeps the loops of a function that calls BLAS
+on one thread.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import arith, builtin, func, llvm, scf
+
+from ..abi import PARALLEL_SYMBOL
+from ..conversion.split_functions import defining_op, nested_ops
+from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
+from .sequential_beside_blas import SequentialBesideBlas
+from .target import num_threads
+
+# Blocks per thread: a thread that comes free early (the other core busy with something
+# else, a worker still waking) takes over the rest of the work in pieces.
+BLOCKS_PER_THREAD = 4
+_MAX_BLOCKS = 0xffff  # the runtime's limit
+
+
+def _llvm_field(t: ir.Type) -> str | None:
+    """How a value of type `t` is stored in the context struct, or None if it cannot be."""
+    if isinstance(t, ir.MemRefType):
+        if t.memory_space is not None:
+            return None
+        rank = t.rank
+        return "struct<(ptr, ptr, i64)>" if rank == 0 else \
+            f"struct<(ptr, ptr, i64, array<{rank} x i64>, array<{rank} x i64>)>"
+    if isinstance(t, ir.IndexType):
+        return "i64"
+    if isinstance(t, (ir.IntegerType, ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)):
+        return str(t)
+    if isinstance(t, ir.VectorType) and t.rank == 1 and not t.scalable:
+        element = _llvm_field(t.element_type)
+        return None if element is None else f"vector<{t.shape[0]}x{element}>"
+    return None
+
+
+def _has_index(t: ir.Type) -> bool:
+    """An index or a vector of indices: crosses the context as i64s (arith.index_cast)."""
+    return isinstance(t, ir.IndexType) or (isinstance(t, ir.VectorType) and isinstance(t.element_type, ir.IndexType))
+
+
+def _bounds(forall) -> list[tuple[int, int, int]] | None:
+    """(lower, upper, step) per dimension, or None if any is dynamic."""
+    bounds = [list(ir.DenseI64ArrayAttr(forall.attributes[k]))
+              for k in ("staticLowerBound", "staticUpperBound", "staticStep")]
+    if any(v == ir.ShapedType.get_dynamic_size() for b in bounds for v in b):
+        return None
+    return list(zip(*bounds))
+
+
+def _captures(forall) -> tuple[list[ir.Value], list[ir.Value]] | None:
+    """(values the loop reads from outside, constants it reads from outside), or None when a
+    value has no LLVM form to cross the context in."""
+    ops, arguments = nested_ops(forall)
+    defined = set(arguments)
+    for o in ops:
+        defined.update(o.results)
+    values, constants, seen = [], [], set()
+    for o in ops[1:]:
+        for v in o.operands:
+            if v in defined or v in seen:
+                continue
+            seen.add(v)
+            owner = defining_op(v)
+            if owner is not None and owner.name == "arith.constant":
+                constants.append(v)
+            elif _llvm_field(v.type) is None:
+                return None
+            else:
+                values.append(v)
+    return values, constants
+
+
+def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) -> bool:
+    """Replaces `forall` by a call into the runtime and its body by the function `name`;
+    False (nothing changed) when it cannot."""
+    bounds = _bounds(forall)
+    found = _captures(forall)
+    if bounds is None or found is None:
+        return False
+    trips = [max(0, -(-(upper - lower) // step)) for lower, upper, step in bounds]
+    total = math.prod(trips)
+    if total <= 1:
+        return False
+    blocks = min(total, threads * blocks_per_thread, _MAX_BLOCKS)
+    size = -(-total // blocks)
+    blocks = -(-total // size)
+    values, constants = found
+    fields = [_llvm_field(v.type) for v in values]
+    context_type = ir.Type.parse(f"!llvm.struct<({', '.join(fields)})>")
+    ptr, i64, index = ir.Type.parse("!llvm.ptr"), ir.IntegerType.get_signless(64), ir.IndexType.get()
+    body_type = ir.FunctionType.get([ptr, i64], [])
+
+    with forall.location:
+        # The body function.
+        with ir.InsertionPoint.after(function):
+            outlined = func.FuncOp(name, body_type, visibility="private")
+        entry = outlined.add_entry_block()
+        with ir.InsertionPoint(entry):
+            context = llvm.LoadOp(context_type, entry.arguments[0]).result
+            remap = {}
+            for k, (v, field) in enumerate(zip(values, fields)):
+                stored = llvm.ExtractValueOp(ir.Type.parse("!llvm." + field if field.startswith("struct") else field),
+                                             context, [k]).result
+                if isinstance(v.type, ir.MemRefType):
+                    remap[v] = builtin.UnrealizedConversionCastOp([v.type], [stored]).result
+                elif _has_index(v.type):
+                    remap[v] = arith.index_cast(v.type, stored)
+                else:
+                    remap[v] = stored
+            for c in constants:
+                remap[c] = defining_op(c).clone().results[0]
+            block = arith.index_cast(index, entry.arguments[1])
+            lo = arith.muli(block, arith.constant(index, size))
+            hi = arith.minui(arith.addi(lo, arith.constant(index, size)), arith.constant(index, total))
+            loop = scf.ForOp(lo, hi, arith.constant(index, 1))
+            ret = func.ReturnOp([])
+        with ir.InsertionPoint(loop.body):
+            ivs, rest = [], loop.induction_variable
+            for d in reversed(range(len(trips))):  # delinearize, innermost dimension fastest
+                i = rest
+                if d:
+                    extent = arith.constant(index, trips[d])
+                    i, rest = arith.remui(rest, extent), arith.divui(rest, extent)
+                lower, _, step = bounds[d]
+                if step != 1:
+                    i = arith.muli(i, arith.constant(index, step))
+                if lower:
+                    i = arith.addi(i, arith.constant(index, lower))
+                ivs.append(i)
+            ivs.reverse()
+            terminator = scf.YieldOp([])
+        body = forall.regions[0].blocks[0]
+        for argument, iv in zip(body.arguments, ivs):
+            argument.replace_all_uses_with(iv)
+        for op in list(body.operations)[:-1]:  # all but the scf.forall.in_parallel terminator
+            op.operation.move_before(terminator)
+        del ret
+        for o in nested_ops(loop.operation)[0]:
+            for i, v in enumerate(o.operands):
+                if v in remap:
+                    o.operands[i] = remap[v]
+
+        # The call: the context on the caller's stack, allocated once at the function's entry
+        # (an alloca inside a loop would grow the stack on each iteration).
+        first = function.regions[0].blocks[0].operations[0]
+        with ir.InsertionPoint(first):
+            slot = llvm.AllocaOp(ptr, llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, 1)).result,
+                                 context_type).result
+        with ir.InsertionPoint(forall):
+            packed = llvm.PoisonOp(context_type).result
+            for k, (v, field) in enumerate(zip(values, fields)):
+                if isinstance(v.type, ir.MemRefType):
+                    v = builtin.UnrealizedConversionCastOp([ir.Type.parse("!llvm." + field)], [v]).result
+                elif _has_index(v.type):
+                    v = arith.index_cast(ir.Type.parse(field), v)
+                packed = llvm.InsertValueOp(packed, v, [k]).result
+            llvm.StoreOp(packed, slot)
+            callee = func.ConstantOp(body_type, ir.FlatSymbolRefAttr.get(name)).result
+            func.CallOp([], ir.FlatSymbolRefAttr.get(PARALLEL_SYMBOL),
+                        [callee, slot, arith.constant(i64, blocks), arith.constant(i64, threads)])
+    forall.erase()
+    return True
+
+
+def _declare_runtime(module: ir.Operation) -> None:
+    table = ir.SymbolTable(module)
+    if PARALLEL_SYMBOL in table:
+        return
+    ptr, i64 = ir.Type.parse("!llvm.ptr"), ir.IntegerType.get_signless(64)
+    body_type = ir.FunctionType.get([ptr, i64], [])
+    with ir.InsertionPoint.at_block_begin(module.regions[0].blocks[0]), module.location:
+        func.FuncOp(PARALLEL_SYMBOL, ([body_type, ptr, i64, i64], []), visibility="private")
+
+
+@dataclass(frozen=True)
+class OutlineParallelLoops(Pass):
+    """The outermost scf.forall loops of each function -> calls of `mlc_parallel_for` with
+    their bodies outlined (`<function>_parallel_<i>`); see the module docstring.
+
+    Expects: scf.forall loops on buffers (no shared outputs). Produces: func.call
+    @mlc_parallel_for, llvm.alloca/store of the context; the nested or unoutlinable loops
+    are left as scf.forall for scf-forall-to-for. Options: threads (0 = the host's cores),
+    blocks-per-thread (4).
+    """
+
+    name = "mlc-outline-parallel-loops"
+    threads: int = 0
+    blocks_per_thread: int = BLOCKS_PER_THREAD
+
+    def run(self, module: ir.Operation) -> None:
+        threads = self.threads or num_threads()
+        if threads <= 1:
+            return
+        outlined = False
+        functions = [o.operation for o in module.regions[0].blocks[0].operations
+                     if o.operation.name == "func.func" and len(o.operation.regions[0].blocks)]
+        for function in functions:
+            loops = []
+
+            def visit(op):
+                if op.name == "scf.forall":
+                    loops.append(op)
+                    return ir.WalkResult.SKIP  # nested foralls stay in the body, sequential
+                return ir.WalkResult.ADVANCE
+
+            function.walk(visit, ir.WalkOrder.PRE_ORDER)
+            base = ir.StringAttr(function.attributes["sym_name"]).value
+            for k, loop in enumerate(loops):
+                if len(loop.results) == 0 and _outline(loop, function, f"{base}_parallel_{k}",
+                                                       threads, self.blocks_per_thread):
+                    outlined = True
+        if outlined:
+            _declare_runtime(module)
+
+
+@dataclass(frozen=True)
+class ParallelOutline(PassPipeline):
+    """Runs scf.forall loops on MLC's thread pool: sequential beside BLAS, the outermost
+    loops outlined into runtime calls, what is left (nested loops) as scf.for.
+
+    Expects: scf.forall loops on buffers. Produces: calls of `mlc_parallel_for` and no
+    scf.forall. Options: threads (0 = the host's cores).
+    """
+
+    name = "mlc-parallel-outline"
+    threads: int = 0
+
+    def passes(self) -> list[Pass]:
+        return [SequentialBesideBlas(), OutlineParallelLoops(threads=self.threads),
+                UpstreamPasses("func.func(scf-forall-to-for)")]

@@ -1,0 +1,180 @@
+/* MLC's parallel runtime: the thread pool compiled parallel loops run on.
+ *
+ *   void mlc_parallel_for(void (*body)(void *context, int64_t block), void *context,
+ *                         int64_t blocks, int64_t threads);
+ *
+ * calls body(context, b) once for every b in [0, blocks), on at most `threads` threads (the
+ * caller's among them), and returns when all calls have returned. mlc-parallel-outline
+ * generates the calls: one per parallel loop, `context` a struct of the values the loop body
+ * reads, each block a contiguous range of the loop's iterations.
+ *
+ * Why not MLIR's async runtime (what MLC used first): lowering async.execute to LLVM
+ * coroutines cost 20-30 ms of LLVM time per parallel loop, and its pool's workers sleep on a
+ * condition variable, 40-100 us to wake, which made small kernels slower on two cores than
+ * on one. Here workers spin a short while after each loop (the next loop of a compiled
+ * function usually follows within microseconds), then sleep.
+ *
+ * How a loop is shared: the caller publishes (generation, blocks, next block) in one 64-bit
+ * word; every thread claims blocks with a compare-and-swap on that word, which fails once
+ * the generation moved on, so a late worker can never run a block of the next loop with the
+ * previous loop's body. The caller waits until `finished` counts all blocks. One loop runs at
+ * a time: a second caller (another thread, or a loop body that itself runs a parallel loop)
+ * runs its blocks alone, in order.
+ *
+ * fork(): the child has none of the workers; pthread_atfork resets the pool there, so a
+ * child makes workers of its own on its first parallel loop.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+typedef void (*mlc_body_fn)(void *context, int64_t block);
+
+enum { MAX_WORKERS = 255, MAX_BLOCKS = 0xffff };
+
+/* How long an idle worker spins before it sleeps (nanoseconds). */
+#define SPIN_NS 100000
+
+#if defined(__x86_64__) || defined(__i386__)
+#define CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define CPU_RELAX() __asm__ __volatile__("yield")
+#else
+#define CPU_RELAX() ((void)0)
+#endif
+
+/* state: generation (high 32 bits) | blocks (16 bits) | next block to claim (low 16 bits). */
+static _Atomic uint64_t state;
+static _Atomic int64_t finished;
+static mlc_body_fn current_body;
+static void *current_context;
+static _Atomic int current_threads;  /* threads the current loop may use */
+static _Atomic int busy;       /* a loop is being shared */
+static int workers;            /* threads started (guarded by start_lock) */
+static _Atomic int sleepers;
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t sleep_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
+
+static uint32_t generation_of(uint64_t s) { return (uint32_t)(s >> 32); }
+
+/* Claims and runs blocks of generation `generation` until none is left. */
+static void run_blocks(uint32_t generation) {
+    uint64_t s = atomic_load_explicit(&state, memory_order_acquire);
+    for (;;) {
+        if (generation_of(s) != generation) return;
+        uint64_t next = s & 0xffff, blocks = (s >> 16) & 0xffff;
+        if (next >= blocks) return;
+        if (atomic_compare_exchange_weak_explicit(&state, &s, s + 1, memory_order_acq_rel,
+                                                  memory_order_acquire)) {
+            /* The block is ours: the caller waits for it, so its body and context stay. */
+            current_body(current_context, (int64_t)next);
+            atomic_fetch_add_explicit(&finished, 1, memory_order_release);
+            s = atomic_load_explicit(&state, memory_order_acquire);
+        }
+    }
+}
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void *worker_main(void *index_as_pointer) {
+    int index = (int)(intptr_t)index_as_pointer;  /* worker i is the loop's thread i + 1 */
+    uint32_t seen = generation_of(atomic_load_explicit(&state, memory_order_acquire));
+    for (;;) {
+        uint32_t g = generation_of(atomic_load_explicit(&state, memory_order_acquire));
+        if (g == seen) {
+            int64_t deadline = now_ns() + SPIN_NS;
+            for (int i = 1; g == seen; ++i) {
+                CPU_RELAX();
+                g = generation_of(atomic_load_explicit(&state, memory_order_acquire));
+                if (g == seen && (i & 255) == 0 && now_ns() > deadline) {
+                    /* Sleep. Counting ourselves a sleeper before the last look at the state
+                     * (both sequentially consistent) means a caller that publishes after that
+                     * look sees the count and signals under the lock. */
+                    atomic_fetch_add(&sleepers, 1);
+                    pthread_mutex_lock(&sleep_lock);
+                    while ((g = generation_of(atomic_load(&state))) == seen)
+                        pthread_cond_wait(&wake, &sleep_lock);
+                    pthread_mutex_unlock(&sleep_lock);
+                    atomic_fetch_sub(&sleepers, 1);
+                }
+            }
+        }
+        seen = g;
+        if (index + 1 < atomic_load_explicit(&current_threads, memory_order_relaxed))
+            run_blocks(g);
+    }
+    return 0;
+}
+
+static void reset_in_child(void) {
+    /* The child of fork() has only the thread that forked: no workers, no loop running. */
+    workers = 0;
+    atomic_store(&busy, 0);
+    atomic_store(&sleepers, 0);
+    pthread_mutex_init(&start_lock, 0);
+    pthread_mutex_init(&sleep_lock, 0);
+    pthread_cond_init(&wake, 0);
+}
+
+static void install_fork_handler(void) { pthread_atfork(0, 0, reset_in_child); }
+
+/* Starts workers until there are `wanted` (fewer if threads cannot be made). */
+static int ensure_workers(int wanted) {
+    if (wanted > MAX_WORKERS) wanted = MAX_WORKERS;
+    if (workers >= wanted) return workers;
+    pthread_once(&fork_handler_once, install_fork_handler);
+    pthread_mutex_lock(&start_lock);
+    while (workers < wanted) {
+        pthread_t thread;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        int failed = pthread_create(&thread, &attr, worker_main, (void *)(intptr_t)workers);
+        pthread_attr_destroy(&attr);
+        if (failed) break;
+        ++workers;
+    }
+    int started = workers;
+    pthread_mutex_unlock(&start_lock);
+    return started;
+}
+
+static void run_alone(mlc_body_fn body, void *context, int64_t blocks) {
+    for (int64_t b = 0; b < blocks; ++b) body(context, b);
+}
+
+void mlc_parallel_for(mlc_body_fn body, void *context, int64_t blocks, int64_t threads) {
+    int expected = 0;
+    if (blocks <= 1 || threads <= 1 || blocks > MAX_BLOCKS ||
+        !atomic_compare_exchange_strong(&busy, &expected, 1)) {
+        run_alone(body, context, blocks);
+        return;
+    }
+    if (ensure_workers((int)(threads - 1)) == 0) {
+        atomic_store(&busy, 0);
+        run_alone(body, context, blocks);
+        return;
+    }
+    current_body = body;
+    current_context = context;
+    atomic_store_explicit(&current_threads, (int)threads, memory_order_relaxed);
+    atomic_store_explicit(&finished, 0, memory_order_relaxed);
+    uint32_t generation = generation_of(atomic_load(&state)) + 1;
+    /* Publishing the new state releases the body, context and finished count above. */
+    atomic_store(&state, ((uint64_t)generation << 32) | ((uint64_t)blocks << 16));
+    if (atomic_load(&sleepers) > 0) {
+        pthread_mutex_lock(&sleep_lock);
+        pthread_cond_broadcast(&wake);
+        pthread_mutex_unlock(&sleep_lock);
+    }
+    run_blocks(generation);
+    while (atomic_load_explicit(&finished, memory_order_acquire) < blocks) CPU_RELAX();
+    atomic_store(&busy, 0);
+}
