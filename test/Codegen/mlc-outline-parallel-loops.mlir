@@ -133,3 +133,24 @@ func.func @vector_of_indices(%x: memref<64x4xindex>) {
   }
   return
 }
+
+// -----
+
+// A buffer the body allocates (a row-fusion temporary) is allocated once per block, before
+// the block's loop: an alloca inside the loop would stay on the stack until the function
+// returns, one per iteration.
+// CHECK-LABEL: func private @row_buffer_parallel_0
+// CHECK: %[[BUF:.*]] = memref.alloca() : memref<512xf32>
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[BUF]]
+// CHECK: memref.copy %[[BUF]]
+func.func @row_buffer(%x: memref<64x512xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  scf.forall (%i) in (64) {
+    %buf = memref.alloca() : memref<512xf32>
+    memref.store %v, %buf[%c0] : memref<512xf32>
+    %row = memref.subview %x[%i, 0] [1, 512] [1, 1] : memref<64x512xf32> to memref<512xf32, strided<[1], offset: ?>>
+    memref.copy %buf, %row : memref<512xf32> to memref<512xf32, strided<[1], offset: ?>>
+  }
+  return
+}
