@@ -276,15 +276,15 @@ def fold_broadcast_operands(module: ir.Operation) -> None:
 EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
 
 # The register tiles may be shared between threads from this many multiply-adds, every
-# batch's counted (when there are two M tiles or more; 0: whenever there are). Measured
-# (2 shared cores, f32, median of 400 calls, best of 3 rounds): at 2^21 (64x128x256, 128^3)
-# two threads took 126-221 us against 132-163 on one, with or without an epilogue; at 2^22
-# (128x256x128) 173-191 against 260-273. A parallel tile loop also costs about 0.13 s of
-# first-call compile on the async runtime MLC used before (two copies of the kernel and a coroutine):
-# 1 << 22 brings the MLP loss of benchmarks/compile_time.py from about 0.30 to 0.17 s CPU.
+# batch's counted (when there are two M tiles or more; 0: whenever there are). Measured on
+# MLC's thread pool (2026-12-05, 2 cores, f32 with a ReLU epilogue, p25 of 300 interleaved
+# calls, one thread against two): 64^3 (2^18) 9.7 against 7.7 us, 64x128x128 23.8 against
+# 15.0, 128^3 43.8 against 25.0, 128x256x128 77.8 against 42.2. A parallel tile loop costs
+# 7-10 ms of first-call compile (128^3: 33 -> 41 ms CPU). (On MLIR's async runtime, used
+# before, waking the workers cost 40-70 us and the floor was 2^22.)
 # (Single-threaded tile loops still end in a copy of the result into the output: tiled
 # loops on tensors do not bufferize in place.)
-PARALLEL_MIN_MNK = 1 << 22
+PARALLEL_MIN_MNK = 1 << 18
 
 
 def _tiles(op, c: Contraction, bits: int) -> bool:

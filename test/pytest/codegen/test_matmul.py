@@ -565,15 +565,16 @@ def test_register_tile_remainders_with_epilogue(m, k, n, epilogue, bits):
 @pytest.mark.parametrize("bits", [256, 512])
 @pytest.mark.parametrize("m, k, n", [(512, 64, 10), (512, 63, 33), (1001, 64, 10)], ids=str)
 def test_register_tile_remainders_on_threads(m, k, n, bits, monkeypatch):
-    """With the thread rule's floor lowered (matmul.PARALLEL_MIN_MNK; these have 2^18-2^19
-    multiply-adds) the M tiles are shared by two threads and N's remainder is peeled inside
-    each; with an M remainder (1001 rows) one thread. At the default floor (2^22), one thread."""
+    """Above the thread rule's floor (matmul.PARALLEL_MIN_MNK, lowered to 0 here; these have
+    2^18-2^19 multiply-adds) the M tiles are shared by two threads and N's remainder is peeled
+    inside each; with an M remainder (1001 rows) one thread. Below the floor, one thread."""
     from mlc.codegen import tile_matmul as matmul
     rng = np.random.default_rng(m + n)
     a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
     options = CompileOptions(blas=False, threads=2, vector_bits=bits)
+    monkeypatch.setattr(matmul, "PARALLEL_MIN_MNK", m * k * n + 1)
     compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
-    assert PARALLEL_SYMBOL not in compiled.as_text("codegen") and m * k * n < matmul.PARALLEL_MIN_MNK
+    assert PARALLEL_SYMBOL not in compiled.as_text("codegen")
     monkeypatch.setattr(matmul, "PARALLEL_MIN_MNK", 0)
     compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
     text = compiled.as_text("codegen")
