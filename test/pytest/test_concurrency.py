@@ -7,6 +7,7 @@ of the run."""
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 import textwrap
@@ -182,3 +183,25 @@ def test_threads_compile_in_their_own_contexts_which_go_with_them():
     assert len(set(contexts)) == 4
     gc.collect()
     assert ir.Context._get_live_count() <= live_before
+
+
+def test_without_a_c_compiler_code_runs_on_one_thread(tmp_path):
+    """The thread pool is built with the system C compiler; without one (and no built copy:
+    the cache is off), a compile warns once and makes single-threaded code that is right."""
+    env = {**os.environ, "PATH": str(tmp_path), "MLC_CACHE": "0"}  # no cc, gcc or clang on PATH
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import warnings, numpy as np, mlc, mlc.numpy as mnp
+        from mlc.codegen.target import num_threads
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x = np.linspace(-2, 2, 1 << 20, dtype=np.float32).reshape(1024, 1024)
+            compiled = mlc.jit(lambda a: mnp.tanh(a) + 1.0).lower(x).compile()
+            assert np.allclose(compiled(x), np.tanh(x) + 1, atol=1e-6)
+            mlc.jit(lambda a: a * 2.0)(x)
+        assert num_threads() == 1 and not compiled.executable.parallel
+        assert compiled.options.threads == 1
+        messages = [str(w.message) for w in caught if "parallel runtime" in str(w.message)]
+        assert len(messages) == 1, messages
+        print("ok", messages[0][:60])
+    """)], capture_output=True, text=True, env=env, timeout=240)
+    assert done.stdout.startswith("ok"), done.stderr
