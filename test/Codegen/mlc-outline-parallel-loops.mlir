@@ -62,14 +62,17 @@ func.func @grid(%x: memref<10x8xf32>, %n: index) {
 // -----
 
 // Only the outermost loop is shared: a nested scf.forall stays in the body (for scf-forall-to-for).
-// Fewer iterations than blocks: one block per iteration.
+// Fewer iterations than blocks: one block per iteration, and then the block index is the
+// iteration (no loop in the body).
 // CHECK-LABEL: func @nested
 // CHECK-DAG: %[[BLOCKS:.*]] = arith.constant 3 : i64
 // CHECK: call @mlc_parallel_for(%{{.*}}, %{{.*}}, %[[BLOCKS]], %{{.*}})
-// CHECK: func private @nested_parallel_0
-// CHECK: scf.for
-// CHECK: scf.forall
-// CHECK: memref.store
+// CHECK: func private @nested_parallel_0(%{{.*}}: !llvm.ptr, %[[B:.*]]: i64)
+// CHECK-NOT: scf.for
+// CHECK: %[[I:.*]] = arith.index_cast %[[B]] : i64 to index
+// CHECK-NOT: scf.for
+// CHECK: scf.forall (%[[J:.*]]) in (16)
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
 func.func @nested(%x: memref<3x16xf32>, %v: f32) {
   scf.forall (%i) in (3) {
     scf.forall (%j) in (16) {

@@ -28,7 +28,7 @@ func.func @rows(%x: memref<64xf32>, %v: f32) {
 // CHECK-DAG: %[[BLOCKS:.*]] = arith.constant 3 : i64
 // CHECK: call @mlc_parallel_for(%{{.*}}, %{{.*}}, %[[BLOCKS]], %{{.*}})
 // CHECK: func private @nested_parallel_0
-// CHECK: scf.for
+// CHECK-NOT: scf.forall
 // CHECK: scf.for
 // CHECK-NOT: scf.forall
 // CHECK: memref.store

@@ -144,12 +144,19 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
             for c in constants:
                 remap[c] = defining_op(c).clone().results[0]
             block = arith.index_cast(index, entry.arguments[1])
-            lo = arith.muli(block, arith.constant(index, size))
-            hi = arith.minui(arith.addi(lo, arith.constant(index, size)), arith.constant(index, total))
-            loop = scf.ForOp(lo, hi, arith.constant(index, 1))
-            ret = func.ReturnOp([])
-        with ir.InsertionPoint(loop.body):
-            ivs, rest = [], loop.induction_variable
+            if size == 1:  # a block is one iteration: no loop (LLVM sees straight-line code)
+                linear, loop = block, None
+                terminator = func.ReturnOp([])
+            else:
+                lo = arith.muli(block, arith.constant(index, size))
+                hi = arith.minui(arith.addi(lo, arith.constant(index, size)), arith.constant(index, total))
+                loop = scf.ForOp(lo, hi, arith.constant(index, 1))
+                linear = loop.induction_variable
+                func.ReturnOp([])
+                with ir.InsertionPoint(loop.body):
+                    terminator = scf.YieldOp([])
+        with ir.InsertionPoint(terminator):
+            ivs, rest = [], linear
             for d in reversed(range(len(trips))):  # delinearize, innermost dimension fastest
                 i = rest
                 if d:
@@ -162,20 +169,18 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
                     i = arith.addi(i, arith.constant(index, lower))
                 ivs.append(i)
             ivs.reverse()
-            terminator = scf.YieldOp([])
         body = forall.regions[0].blocks[0]
         for argument, iv in zip(body.arguments, ivs):
             argument.replace_all_uses_with(iv)
         for op in list(body.operations)[:-1]:  # all but the scf.forall.in_parallel terminator
             op = op.operation
-            if op.name == "memref.alloca" and not len(op.operands):
+            if loop is not None and op.name == "memref.alloca" and not len(op.operands):
                 # One buffer per block, before its loop: an alloca inside a loop stays on the
                 # stack until the function returns (a row-fusion buffer per row of the block).
                 op.move_before(loop.operation)
             else:
                 op.move_before(terminator)
-        del ret
-        for o in nested_ops(loop.operation)[0]:
+        for o in nested_ops(outlined.operation)[0]:
             for i, v in enumerate(o.operands):
                 if v in remap:
                     o.operands[i] = remap[v]
