@@ -89,7 +89,7 @@ def measure(threads: int, quick: bool) -> list[dict]:
                     timed(name, f)
         best = {name: flops / min(v) / 1e9 for name, v in wall.items()}
         # CPU seconds of the process per call: what one thread computes, whatever else the
-        # machine runs (two threads: includes OpenBLAS's and the async runtime's spinning).
+        # machine runs (two threads: includes OpenBLAS's and MLC's pool's spinning).
         cpu_ratio = statistics.median(cpu["mlc_blas"]) / statistics.median(cpu["own"])
         row = {"m": m, "k": k, "n": n, "dtype": dt, "threads": threads, "rounds": rounds, **best,
                "own_over_blas": best["own"] / best["mlc_blas"], "own_over_blas_cpu": cpu_ratio}
