@@ -205,3 +205,24 @@ def test_without_a_c_compiler_code_runs_on_one_thread(tmp_path):
         print("ok", messages[0][:60])
     """)], capture_output=True, text=True, env=env, timeout=240)
     assert done.stdout.startswith("ok"), done.stderr
+
+
+def test_a_damaged_runtime_library_in_the_cache_is_built_again(tmp_path):
+    """A truncated thread-pool library in the cache directory is not loaded: it is built
+    again in place, and parallel code runs without a warning."""
+    from mlc.runtime import parallel_runtime
+    runtime_dir = tmp_path / "runtime"
+    runtime_dir.mkdir()
+    damaged = runtime_dir / f"libmlc_parallel-{parallel_runtime.source_digest()}.so"
+    damaged.write_bytes(b"\x7fELF\x02\x01\x01" + b"\0" * 9)  # an ELF header cut short
+    env = {**os.environ, "MLC_CACHE_DIR": str(tmp_path), "MLC_CACHE": "1", "MLC_NUM_THREADS": "2"}
+    done = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", textwrap.dedent("""
+        import numpy as np, mlc, mlc.numpy as mnp
+        x = np.linspace(-2, 2, 1 << 20, dtype=np.float32).reshape(1024, 1024)
+        compiled = mlc.jit(lambda a: mnp.tanh(a) + 1.0).lower(x).compile()
+        assert compiled.executable.parallel
+        assert np.allclose(compiled(x), np.tanh(x) + 1, atol=1e-6)
+        print("ok")
+    """)], capture_output=True, text=True, env=env, timeout=240)
+    assert done.stdout.strip() == "ok", done.stderr
+    assert damaged.stat().st_size > 1000  # rebuilt in place

@@ -39,43 +39,47 @@ def compile_runtime(output: str, extra_objects: tuple[str, ...] = ()) -> None:
                            f"{done.stderr.strip()}")
 
 
-def _build() -> str:
-    """The runtime library's path: in the cache directory when the cache is on (built there
-    once, renamed into place), else in a temporary directory of this process."""
-    name = f"libmlc_parallel-{source_digest()}.so"
-    if config.cache_enabled():
-        directory = Path(config.cache_dir()) / "runtime"
-        path = directory / name
-        if path.exists():
-            return str(path)
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix="tmp-", suffix=".so", dir=directory)
-            os.close(fd)
-            try:
-                compile_runtime(tmp)
-                os.chmod(tmp, 0o755)
-                os.replace(tmp, path)  # atomic: concurrent builders each rename a whole file
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-            return str(path)
-        except OSError:
-            pass  # a read-only or full cache directory: build it privately below
-    directory = tempfile.mkdtemp(prefix="mlc-runtime-")
-    path = os.path.join(directory, name)
-    compile_runtime(path)
-    return path
+def _build_into(directory: Path, name: str) -> Path:
+    """Builds the runtime as `directory/name`, atomically: concurrent builders each rename a
+    whole file into place."""
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="tmp-", suffix=".so", dir=directory)
+    os.close(fd)
+    try:
+        compile_runtime(tmp)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, directory / name)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return directory / name
+
+
+def _load(path: Path) -> ctypes.CDLL:
+    library = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+    getattr(library, PARALLEL_SYMBOL)  # AttributeError: not our library (a damaged file)
+    return library
 
 
 @functools.cache
 def load_parallel_runtime() -> ctypes.CDLL | None:
-    """The runtime, loaded once per process; None (and one warning) if it cannot be built."""
+    """The runtime, loaded once per process: the cache directory's copy (built there when
+    missing, built again when it does not load), else one built in a private temporary
+    directory (the cache off, read-only or full); None and one warning if none can be built."""
+    name = f"libmlc_parallel-{source_digest()}.so"
+    if config.cache_enabled():
+        directory = Path(config.cache_dir()) / "runtime"
+        if (directory / name).exists():
+            try:
+                return _load(directory / name)
+            except (OSError, AttributeError):
+                pass  # truncated or damaged: built again below
+        try:
+            return _load(_build_into(directory, name))
+        except (OSError, RuntimeError, AttributeError):
+            pass  # a read-only or full cache directory, or no C compiler: tried once more below
     try:
-        path = _build()
-        library = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-        getattr(library, PARALLEL_SYMBOL)
-        return library
+        return _load(_build_into(Path(tempfile.mkdtemp(prefix="mlc-runtime-")), name))
     except (OSError, RuntimeError, AttributeError) as e:
         warnings.warn(f"MLC's parallel runtime is unavailable, compiled code runs on one thread: {e}",
                       RuntimeWarning, stacklevel=2)
