@@ -464,14 +464,13 @@ _NO_MEMORY_EFFECT = ("arith.constant", "memref.view", "memref.subview", "memref.
 MIN_MNK = 1 << 25  # 256 x 256 x 512: below, the packed kernel was faster than the call
 PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when the tile fits
 # The packed kernel splits between threads from this many multiply-adds (every batch's
-# counted). Measured on MLIR's async runtime (MLC's pool replaced it since, not re-measured):
-# waking its workers and joining them cost 40-70 us on this
-# 2-core VM (AVX-512, p25 of 300 interleaved calls, one thread against two): 4 x 64x32x64
-# 26 against 96 us, 64x128x384 83 against 140, 128x256x128 (2^22) 97 against 136; from
-# 2^23 two won: 8 x 128x64x128 207 against 183, 128x512x256 398 against 295. (It was the
-# elementwise floor, 2^18, so a 64-token attention block ran 0.31 ms against 0.21 on one
-# thread and numpy's 0.24.)
-PACKED_PARALLEL_MIN_MNK = 1 << 23
+# counted): wherever it is used. Measured on MLC's thread pool (2026-12-05, p25 of 300
+# interleaved calls, one thread against two): 128x256x128 (2^22) 83.7 against 48.6 us,
+# 256x256x128 159 against 87, 128x512x256 313 against 165. (On MLIR's async runtime, used
+# before, waking the workers cost 40-70 us and one thread won up to 2^22: 97 against 136 us;
+# the floor was 2^23.) It is also the size from which a contraction in a function that
+# calls BLAS becomes a call (`_beside_blas`: the function's loops run on one thread).
+PACKED_PARALLEL_MIN_MNK = 1 << 22
 FEW_ROWS = 8  # up to this many rows, OpenBLAS from PACKED_MIN_MNK: the 6-row tiles and B's packing pay for little
 
 
