@@ -47,11 +47,13 @@ enum { MAX_WORKERS = 255, MAX_BLOCKS = 0xffff };
 /* state: generation (high 32 bits) | blocks (16 bits) | next block to claim (low 16 bits). */
 static _Atomic uint64_t state;
 static _Atomic int64_t finished;
-static mlc_body_fn current_body;
-static void *current_context;
+/* Written by the caller before it publishes a loop, read by whoever claims one of its blocks
+ * (relaxed: the claim's acquire orders them). */
+static _Atomic(mlc_body_fn) current_body;
+static _Atomic(void *) current_context;
 static _Atomic int current_threads;  /* threads the current loop may use */
 static _Atomic int busy;       /* a loop is being shared */
-static int workers;            /* threads started (guarded by start_lock) */
+static int workers;            /* threads started (changed under start_lock, by the one caller holding `busy`) */
 static _Atomic int sleepers;
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t sleep_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -70,7 +72,8 @@ static void run_blocks(uint32_t generation) {
         if (atomic_compare_exchange_weak_explicit(&state, &s, s + 1, memory_order_acq_rel,
                                                   memory_order_acquire)) {
             /* The block is ours: the caller waits for it, so its body and context stay. */
-            current_body(current_context, (int64_t)next);
+            mlc_body_fn body = atomic_load_explicit(&current_body, memory_order_relaxed);
+            body(atomic_load_explicit(&current_context, memory_order_relaxed), (int64_t)next);
             atomic_fetch_add_explicit(&finished, 1, memory_order_release);
             s = atomic_load_explicit(&state, memory_order_acquire);
         }
@@ -162,8 +165,8 @@ void mlc_parallel_for(mlc_body_fn body, void *context, int64_t blocks, int64_t t
         run_alone(body, context, blocks);
         return;
     }
-    current_body = body;
-    current_context = context;
+    atomic_store_explicit(&current_body, body, memory_order_relaxed);
+    atomic_store_explicit(&current_context, context, memory_order_relaxed);
     atomic_store_explicit(&current_threads, (int)threads, memory_order_relaxed);
     atomic_store_explicit(&finished, 0, memory_order_relaxed);
     uint32_t generation = generation_of(atomic_load(&state)) + 1;
