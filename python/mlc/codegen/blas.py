@@ -97,7 +97,10 @@ rounds against OpenBLAS called the same way; a shared machine):
     weights (M = 4..256); two threads, 0.69-1.44 by the best call (slower at M <= 32 on the
     256- and 512-row weights) but 0.93-2.06 by the median: the packed kernel's two-thread
     calls vary where OpenBLAS's do not. What to fix first is that variance of the parallel
-    dispatch (the async runtime's workers waking; MLC's own pool replaced it since), then the floor per thread count.
+    dispatch (the async runtime's workers waking), then the floor per thread count.
+    Re-measured on MLC's own pool (2026-12-05, night, gemm.md): the two-thread median ratio
+    to OpenBLAS 1.44 -> 0.91 over the 80 small-M shapes, the packed kernel ahead on 55 (was
+    11); the rule itself is to be re-decided on the corpus (not yet).
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
