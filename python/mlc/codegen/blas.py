@@ -101,6 +101,17 @@ rounds against OpenBLAS called the same way; a shared machine):
     Re-measured on MLC's own pool (2026-12-05, night, gemm.md): the two-thread median ratio
     to OpenBLAS 1.44 -> 0.91 over the 80 small-M shapes, the packed kernel ahead on 55 (was
     11); the rule itself is to be re-decided on the corpus (not yet).
+  - measured on the pool, not adopted yet (2026-12-05, night): the packed kernel at every
+    size (MIN_MNK = infinity) in the corpus (`corpus.py`, its 0.25 s pause after numpy's
+    calls; two alternating runs of each): every GEMM block at or above jax.jit, where the
+    calls are at 0.80-0.99x: mlp_block 1.04 / 1.01x jax (calls 0.80 / 0.93), mlp_block_768
+    1.00 / 1.00 (0.89 / 0.88), decoder_block 1.07 / 1.10 (0.87 / 0.85), swiglu_ffn 1.04 /
+    1.03 (0.85 / 0.99), mixer_block 1.07 / 1.06 (0.92 / 0.98), lstm_cell 1.13 / 1.13,
+    gru_cell 1.08 / 1.15, attention 1.36 / 1.37 (1.29 / 1.10). But called right after a
+    numpy 512^3 matmul (numpy's OpenBLAS workers still spinning), mlp_block took 23 ms
+    against 12.5 with the calls (median of 30, two processes each), and the first call after
+    0.3 s idle was not steadier. What would make it safe: MLC's threads not competing with
+    another library's spinning workers (or that library's workers told to sleep).
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
