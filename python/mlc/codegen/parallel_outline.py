@@ -16,7 +16,10 @@
     }
 
 The iterations, linearized, are cut into `blocks` contiguous ranges; the runtime hands them
-to the caller's thread and its workers as they come free. A memref crosses the context as
+to the caller's thread and its workers as they come free (a block of one iteration has no
+loop: the block index is the iteration; an alloca of the body moves before the block loop,
+one buffer per block). The body function has internal linkage: only its address is taken,
+and the JIT wraps every external function. A memref crosses the context as
 its LLVM descriptor (unrealized casts that convert-to-llvm folds away), an index as i64,
 constants are cloned into the body. A nested scf.forall, a loop whose captured values have
 no LLVM form, or a single-threaded compile (threads=1) becomes sequential scf.for loops.
