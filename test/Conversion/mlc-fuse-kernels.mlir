@@ -126,3 +126,32 @@ func.func private @transposed_read_not_merged(%x: tensor<8x8xf32>) -> (tensor<8x
   } -> tensor<8x8xf32>
   return %a, %b : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// Not merged: the consumer's body reads the producer's result itself (a gather's
+// tensor.extract at another index); merged, it would read elements of the op it is in
+// before they are computed (found by the fuzzer: a dominance error).
+// CHECK-LABEL: func.func private @extract_in_body_not_merged
+// CHECK: %[[A:.*]] = linalg.generic
+// CHECK: math.exp
+// CHECK: linalg.generic
+// CHECK: tensor.extract %[[A]]
+func.func private @extract_in_body_not_merged(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {hlo.fusion_kind = "loop"} {
+  %e = tensor.empty() : tensor<8xf32>
+  %c7 = arith.constant 7 : index
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = math.exp %v : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = arith.subi %c7, %i : index
+    %w = tensor.extract %a[%j] : tensor<8xf32>
+    %r = arith.addf %v, %w : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %a, %b : tensor<8xf32>, tensor<8xf32>
+}

@@ -16,8 +16,9 @@ Both only for all-parallel generics over the same iteration space whose results 
 written through identity maps (every element of the space written once, in the same
 order), and, for the consumer, reading the producer's result through the identity map
 (element i of the consumer needs element i of the producer, which the merged body has
-just computed). The merged op takes the later op's place, so every other user of the
-earlier op's results must come after it.
+just computed), and never when the later op's body reads the earlier op's results itself
+(a gather's tensor.extract at any index). The merged op takes the later op's place, so
+every other user of the earlier op's results must come after it.
 """
 
 from __future__ import annotations
@@ -131,6 +132,13 @@ def _can_merge(first, second, position: dict, shapes: dict) -> bool:
     for i, value in enumerate(list(second.operands)):
         if value in produced and (i >= n2 or maps2[i] != ir.AffineMap.get_identity(maps2[i].n_dims)):
             return False
+    # `second`'s body must not read `first`'s results itself (a gather's tensor.extract):
+    # merged, it would read the results of the op it is in, elements not computed yet.
+    for result in first.results:
+        for use in result.uses:
+            owner = use.owner.operation
+            if owner != second and top_level(owner) == second:
+                return False
     # The merged op sits at `second`: every other user of `first` must come after it.
     here = position[second]
     return all(p >= here for p in _top_level_users(first, position))

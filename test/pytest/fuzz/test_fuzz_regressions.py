@@ -361,3 +361,21 @@ def test_and_over_no_dimensions_from_a_non_identity(dtype, init):
     x = np.arange(10, dtype=np_dtype).reshape(2, 5) * np_dtype(3)
     _agree(text, x)
     np.testing.assert_array_equal(mlc.compile(text)(x), x & np_dtype(init))
+
+
+@pytest.mark.parametrize("index", [0, 1, -3, 5])
+def test_gather_of_a_value_merged_with_its_other_consumer(index):
+    """Fuzz run 16: x + y feeds a clamp and a gather, both multiplied. mlc-fuse-kernels
+    merged the add, the clamp, and the gather's loop (whose body reads x + y with
+    tensor.extract) into one generic, which then read its own result: a dominance error at
+    -O2. Merging now skips a loop whose body reads the other loop's results itself."""
+    text = """func.func @main(%a: tensor<2xui32>, %b: tensor<2xui32>, %i: tensor<1xi8>, %lo: tensor<2xui32>, %hi: tensor<ui32>) -> tensor<2xui32> {
+  %0 = "hlo.add"(%a, %b) : (tensor<2xui32>, tensor<2xui32>) -> tensor<2xui32>
+  %1 = "hlo.gather"(%0, %i) {collapsed_slice_dims = array<i64>, index_vector_dim = 0 : i64, offset_dims = array<i64: 0>, slice_sizes = array<i64: 2>, start_index_map = array<i64: 0>} : (tensor<2xui32>, tensor<1xi8>) -> tensor<2xui32>
+  %2 = "hlo.clamp"(%lo, %0, %hi) : (tensor<2xui32>, tensor<2xui32>, tensor<ui32>) -> tensor<2xui32>
+  %3 = "hlo.multiply"(%1, %2) : (tensor<2xui32>, tensor<2xui32>) -> tensor<2xui32>
+  return %3 : tensor<2xui32>
+}"""
+    rng = np.random.default_rng(16 + index)
+    a, b, lo = (rng.integers(0, 1000, 2).astype(np.uint32) for _ in range(3))
+    _agree(text, a, b, np.array([index], np.int8), lo, np.uint32(900))
