@@ -46,6 +46,15 @@ def forall(extents: Sequence[int], body: Callable[[tuple], None]) -> None:
         body(tuple(block.arguments))
 
 
+def forall_bounds(forall) -> list[tuple[int, int, int]] | None:
+    """(lower, upper, step) per dimension of an scf.forall, or None if any is dynamic."""
+    bounds = [list(ir.DenseI64ArrayAttr(forall.attributes[k]))
+              for k in ("staticLowerBound", "staticUpperBound", "staticStep")]
+    if any(v == ir.ShapedType.get_dynamic_size() for b in bounds for v in b):
+        return None
+    return list(zip(*bounds))
+
+
 def for_range(lower: ir.Value, upper: ir.Value, step: int, body: Callable[[ir.Value], None]) -> None:
     """One scf.for from `lower` to `upper` (index values) by a constant `step`; `body(iv)`
     fills it."""

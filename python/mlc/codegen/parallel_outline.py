@@ -39,6 +39,7 @@ from mlir.dialects import arith, builtin, func, llvm, scf
 from ..abi import PARALLEL_SYMBOL
 from ..conversion.split_functions import defining_op, nested_ops
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
+from .loops import forall_bounds
 from .sequential_beside_blas import SequentialBesideBlas
 from .target import num_threads
 
@@ -66,18 +67,14 @@ def _llvm_field(t: ir.Type) -> str | None:
     return None
 
 
+def _field_type(field: str) -> ir.Type:
+    """The MLIR type of a context field (_llvm_field's spelling, nested structs unprefixed)."""
+    return ir.Type.parse("!llvm." + field if field.startswith("struct") else field)
+
+
 def _has_index(t: ir.Type) -> bool:
     """An index or a vector of indices: crosses the context as i64s (arith.index_cast)."""
     return isinstance(t, ir.IndexType) or (isinstance(t, ir.VectorType) and isinstance(t.element_type, ir.IndexType))
-
-
-def _bounds(forall) -> list[tuple[int, int, int]] | None:
-    """(lower, upper, step) per dimension, or None if any is dynamic."""
-    bounds = [list(ir.DenseI64ArrayAttr(forall.attributes[k]))
-              for k in ("staticLowerBound", "staticUpperBound", "staticStep")]
-    if any(v == ir.ShapedType.get_dynamic_size() for b in bounds for v in b):
-        return None
-    return list(zip(*bounds))
 
 
 def _captures(forall) -> tuple[list[ir.Value], list[ir.Value]] | None:
@@ -106,7 +103,7 @@ def _captures(forall) -> tuple[list[ir.Value], list[ir.Value]] | None:
 def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) -> bool:
     """Replaces `forall` by a call into the runtime and its body by the function `name`;
     False (nothing changed) when it cannot."""
-    bounds = _bounds(forall)
+    bounds = forall_bounds(forall)
     found = _captures(forall)
     if bounds is None or found is None:
         return False
@@ -136,7 +133,7 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
             context = llvm.LoadOp(context_type, entry.arguments[0]).result
             remap = {}
             for k, (v, field) in enumerate(zip(values, fields)):
-                stored = llvm.ExtractValueOp(ir.Type.parse("!llvm." + field if field.startswith("struct") else field),
+                stored = llvm.ExtractValueOp(_field_type(field),
                                              context, [k]).result
                 if isinstance(v.type, ir.MemRefType):
                     remap[v] = builtin.UnrealizedConversionCastOp([v.type], [stored]).result
@@ -198,9 +195,9 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
             packed = llvm.PoisonOp(context_type).result
             for k, (v, field) in enumerate(zip(values, fields)):
                 if isinstance(v.type, ir.MemRefType):
-                    v = builtin.UnrealizedConversionCastOp([ir.Type.parse("!llvm." + field)], [v]).result
+                    v = builtin.UnrealizedConversionCastOp([_field_type(field)], [v]).result
                 elif _has_index(v.type):
-                    v = arith.index_cast(ir.Type.parse(field), v)
+                    v = arith.index_cast(_field_type(field), v)
                 packed = llvm.InsertValueOp(packed, v, [k]).result
             llvm.StoreOp(packed, slot)
             callee = func.ConstantOp(body_type, ir.FlatSymbolRefAttr.get(name)).result

@@ -9,7 +9,7 @@ from mlir import ir
 
 from ..transforms.pass_base import Pass
 from .blas import is_blas_call
-from .loops import nested_for
+from .loops import forall_bounds, nested_for
 
 
 def calls_blas(function) -> bool:
@@ -56,9 +56,8 @@ class SequentialBesideBlas(Pass):
 def _forall_to_for(forall) -> None:
     """scf.forall (%i, ...) in (...) on buffers (no shared outputs) -> nested scf.for."""
     body = forall.regions[0].blocks[0]
-    bounds = [list(ir.DenseI64ArrayAttr(forall.attributes[k]))
-              for k in ("staticLowerBound", "staticUpperBound", "staticStep")]
-    if any(v == ir.ShapedType.get_dynamic_size() for b in bounds for v in b):
+    bounds = forall_bounds(forall)
+    if bounds is None:
         return  # dynamic bounds: left parallel
 
     def move_body(ivs, terminator):
@@ -68,5 +67,5 @@ def _forall_to_for(forall) -> None:
             op.operation.move_before(terminator)
 
     with ir.InsertionPoint(forall), forall.location:
-        nested_for(list(zip(*bounds)), move_body)
+        nested_for(bounds, move_body)
     forall.erase()

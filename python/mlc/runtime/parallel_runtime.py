@@ -12,31 +12,19 @@ import ctypes
 import functools
 import hashlib
 import os
-import subprocess
 import tempfile
 import warnings
 from pathlib import Path
 
 from .. import config
 from ..abi import PARALLEL_SYMBOL
+from .native_library import link_shared
 
 SOURCE = Path(__file__).with_name("parallel_runtime.c")
-_FLAGS = ("-O2", "-shared", "-fPIC", "-pthread")
 
 
 def source_digest() -> str:
-    return hashlib.sha256(SOURCE.read_bytes() + " ".join(_FLAGS).encode()).hexdigest()[:16]
-
-
-def compile_runtime(output: str, extra_objects: tuple[str, ...] = ()) -> None:
-    """Compiles parallel_runtime.c (and links `extra_objects`) into the shared library
-    `output`; RuntimeError naming the compiler's complaint when that fails."""
-    from .native_library import c_compiler
-    command = [c_compiler(), *_FLAGS, "-o", output, str(SOURCE), *extra_objects]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"building MLC's parallel runtime failed ({' '.join(command)}):\n"
-                           f"{done.stderr.strip()}")
+    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
 
 
 def _build_into(directory: Path, name: str) -> Path:
@@ -46,7 +34,8 @@ def _build_into(directory: Path, name: str) -> Path:
     fd, tmp = tempfile.mkstemp(prefix="tmp-", suffix=".so", dir=directory)
     os.close(fd)
     try:
-        compile_runtime(tmp)
+        # (LinkError, a RuntimeError, without a C compiler or when it fails)
+        link_shared([str(SOURCE)], tmp, [PARALLEL_SYMBOL], ["-pthread"])
         os.chmod(tmp, 0o755)
         os.replace(tmp, directory / name)
     finally:
