@@ -11,6 +11,9 @@ MLC_VECTOR_BITS=256|512  the vector register width code is generated for (defaul
                          code (LLVM splits the vectors), only slower; tests use it to cover
                          both AVX2 and AVX-512 code on any host.
 MLC_BLAS=0               no BLAS calls: every matmul runs MLC's generated code
+MLC_OPENBLAS_POOL=0      leave numpy's OpenBLAS on its own threads (by default, once MLC's
+                         runtime loads, OpenBLAS runs its parallel jobs on MLC's pool:
+                         runtime/parallel_runtime.c says why)
 MLC_CACHE=0              no persistent compilation cache (on by default)
 MLC_CACHE_DIR=dir        where the persistent cache lives (default: the user cache
                          directory, $XDG_CACHE_HOME/mlc or ~/.cache/mlc)
@@ -104,6 +107,10 @@ def _env_vector_bits() -> int | None:
 
 def _env_blas() -> bool:
     return os.environ.get("MLC_BLAS", "1").strip() != "0"
+
+
+def openblas_on_pool() -> bool:
+    return os.environ.get("MLC_OPENBLAS_POOL", "1").strip() not in ("0", "false", "False", "off")
 
 
 def _env_collective_timeout() -> float:

@@ -55,10 +55,12 @@ def mlir_tool(name: str) -> Path:
 
 def jit_shared_libraries() -> list[str]:
     """The libraries every JIT'ed module links against (memrefCopy and friends); MLC's
-    thread pool, BLAS and libmvec are loaded into the process first (RTLD_GLOBAL)."""
-    from .parallel_runtime import load_parallel_runtime
+    thread pool, BLAS and libmvec are loaded into the process first (RTLD_GLOBAL), and
+    OpenBLAS's parallel jobs moved onto the pool."""
+    from .parallel_runtime import load_parallel_runtime, share_with_openblas
     load_parallel_runtime()
-    find_blas()
+    blas = find_blas()
+    share_with_openblas(str(blas) if blas else None)
     find_libmvec()
     return [str(runtime_library("mlir_c_runner_utils"))]
 

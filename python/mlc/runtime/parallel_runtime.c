@@ -23,15 +23,31 @@
  *
  * fork(): the child has none of the workers; pthread_atfork resets the pool there, so a
  * child makes workers of its own on its first parallel loop.
+ *
+ *   void mlc_openblas_threads(int sync, void (*dojob)(int, void *, int), int numjobs,
+ *                             size_t job_size, void *jobs, int dojob_data);
+ *
+ * OpenBLAS's caller-managed threading (openblas_set_threads_callback_function, OpenBLAS
+ * 0.3.27+): once installed (parallel_runtime.py, for numpy's OpenBLAS), every OpenBLAS call
+ * that would wake OpenBLAS's own workers runs its jobs on this pool instead. Why: those
+ * workers spin (nops, no yield) for about 0.1 s after each call, so MLC's threads (and any
+ * other pool) right after a numpy matmul got half the cores: MLC's packed GEMM ran 2x slower
+ * interleaved with numpy's matmuls (jax.jit's too). One pool for both, nobody spins beside it.
+ * OpenBLAS's jobs must all run at once (a level-3 job waits for the others' packed panels)
+ * and job i uses OpenBLAS's per-thread buffer i, so one region runs at a time (blas_lock)
+ * and each job is one block of the pool, on its own thread; if the pool is in use (a
+ * parallel loop of another thread), the jobs get threads of their own for the call.
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
 typedef void (*mlc_body_fn)(void *context, int64_t block);
 
 enum { MAX_WORKERS = 255, MAX_BLOCKS = 0xffff };
+_Static_assert(sizeof(void *) >= 8, "a worker's argument packs a generation and an index");
 
 /* How long an idle worker spins before it sleeps (nanoseconds). */
 #define SPIN_NS 100000
@@ -59,6 +75,7 @@ static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t sleep_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static pthread_once_t fork_handler_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;  /* one OpenBLAS region at a time */
 
 static uint32_t generation_of(uint64_t s) { return (uint32_t)(s >> 32); }
 
@@ -86,9 +103,13 @@ static int64_t now_ns(void) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static void *worker_main(void *index_as_pointer) {
-    int index = (int)(intptr_t)index_as_pointer;  /* worker i is the loop's thread i + 1 */
-    uint32_t seen = generation_of(atomic_load_explicit(&state, memory_order_acquire));
+static void *worker_main(void *argument) {
+    /* (generation when the worker was made) << 16 | index: worker i is the loop's thread
+     * i + 1. Made before its first loop is published, it counts that generation as not yet
+     * seen, however late it starts (OpenBLAS's jobs need every thread they were given). */
+    uint64_t packed = (uint64_t)(uintptr_t)argument;
+    int index = (int)(packed & 0xffff);
+    uint32_t seen = (uint32_t)(packed >> 16);
     for (;;) {
         uint32_t g = generation_of(atomic_load_explicit(&state, memory_order_acquire));
         if (g == seen) {
@@ -123,6 +144,7 @@ static void reset_in_child(void) {
     atomic_store(&sleepers, 0);
     pthread_mutex_init(&start_lock, 0);
     pthread_mutex_init(&sleep_lock, 0);
+    pthread_mutex_init(&blas_lock, 0);
     pthread_cond_init(&wake, 0);
 }
 
@@ -139,7 +161,8 @@ static int ensure_workers(int wanted) {
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        int failed = pthread_create(&thread, &attr, worker_main, (void *)(intptr_t)workers);
+        uint64_t argument = ((uint64_t)generation_of(atomic_load(&state)) << 16) | (uint64_t)workers;
+        int failed = pthread_create(&thread, &attr, worker_main, (void *)(uintptr_t)argument);
         pthread_attr_destroy(&attr);
         if (failed) break;
         ++workers;
@@ -153,17 +176,16 @@ static void run_alone(mlc_body_fn body, void *context, int64_t blocks) {
     for (int64_t b = 0; b < blocks; ++b) body(context, b);
 }
 
-void mlc_parallel_for(mlc_body_fn body, void *context, int64_t blocks, int64_t threads) {
+/* Runs blocks [0, blocks) on the pool with up to `threads` threads; with `all_threads`, on
+ * exactly that many. 1 when it did, 0 when the pool is in use or has too few workers
+ * (nothing ran then). */
+static int share(mlc_body_fn body, void *context, int64_t blocks, int64_t threads, int all_threads) {
     int expected = 0;
-    if (blocks <= 1 || threads <= 1 || blocks > MAX_BLOCKS ||
-        !atomic_compare_exchange_strong(&busy, &expected, 1)) {
-        run_alone(body, context, blocks);
-        return;
-    }
-    if (ensure_workers((int)(threads - 1)) == 0) {
+    if (!atomic_compare_exchange_strong(&busy, &expected, 1)) return 0;
+    int started = ensure_workers((int)(threads - 1));
+    if (started == 0 || (all_threads && started < threads - 1)) {
         atomic_store(&busy, 0);
-        run_alone(body, context, blocks);
-        return;
+        return 0;
     }
     atomic_store_explicit(&current_body, body, memory_order_relaxed);
     atomic_store_explicit(&current_context, context, memory_order_relaxed);
@@ -180,4 +202,73 @@ void mlc_parallel_for(mlc_body_fn body, void *context, int64_t blocks, int64_t t
     run_blocks(generation);
     while (atomic_load_explicit(&finished, memory_order_acquire) < blocks) CPU_RELAX();
     atomic_store(&busy, 0);
+    return 1;
+}
+
+void mlc_parallel_for(mlc_body_fn body, void *context, int64_t blocks, int64_t threads) {
+    if (blocks <= 1 || threads <= 1 || blocks > MAX_BLOCKS) {
+        run_alone(body, context, blocks);
+        return;
+    }
+    if (!share(body, context, blocks, threads, 0)) run_alone(body, context, blocks);
+}
+
+/* --- OpenBLAS's jobs on the pool ------------------------------------------------------ */
+
+typedef void (*openblas_dojob_fn)(int thread_num, void *job, int dojob_data);
+
+struct blas_region {
+    openblas_dojob_fn dojob;
+    char *jobs;
+    size_t job_size;
+    int dojob_data;
+};
+
+static void run_blas_job(void *context, int64_t block) {
+    struct blas_region *r = context;
+    r->dojob((int)block, r->jobs + (size_t)block * r->job_size, r->dojob_data);
+}
+
+struct blas_thread { struct blas_region *region; int64_t job; };
+
+static void *blas_thread_main(void *argument) {
+    struct blas_thread *t = argument;
+    run_blas_job(t->region, t->job);
+    return 0;
+}
+
+/* Every job but the first on a thread made for it, the first on the caller's; 0 if a
+ * thread could not be made (the jobs made so far are joined first). */
+static int run_on_new_threads(struct blas_region *region, int numjobs) {
+    enum { MAX_JOBS = 256 };
+    pthread_t threads[MAX_JOBS];
+    struct blas_thread arguments[MAX_JOBS];
+    if (numjobs > MAX_JOBS) return 0;
+    int made = 0;
+    for (int j = 1; j < numjobs; ++j, ++made) {
+        arguments[j] = (struct blas_thread){region, j};
+        if (pthread_create(&threads[j], 0, blas_thread_main, &arguments[j])) break;
+    }
+    if (made == numjobs - 1) run_blas_job(region, 0);
+    for (int j = 1; j <= made; ++j) pthread_join(threads[j], 0);
+    return made == numjobs - 1;
+}
+
+void mlc_openblas_threads(int sync, openblas_dojob_fn dojob, int numjobs, size_t job_size,
+                          void *jobs, int dojob_data) {
+    (void)sync;  /* every region is waited for (OpenBLAS asks for that anyway) */
+    struct blas_region region = {dojob, jobs, job_size, dojob_data};
+    if (numjobs <= 1) {
+        if (numjobs == 1) run_blas_job(&region, 0);
+        return;
+    }
+    pthread_once(&fork_handler_once, install_fork_handler);
+    pthread_mutex_lock(&blas_lock);
+    /* All jobs at once: as blocks of the pool, else on threads of their own. A system that
+     * cannot make threads at all leaves running them in order (which only independent jobs
+     * survive; OpenBLAS's own pool could not start there either). */
+    if (numjobs - 1 > MAX_WORKERS || !share(run_blas_job, &region, numjobs, numjobs, 1))
+        if (!run_on_new_threads(&region, numjobs))
+            run_alone(run_blas_job, &region, numjobs);
+    pthread_mutex_unlock(&blas_lock);
 }

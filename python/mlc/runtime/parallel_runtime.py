@@ -4,6 +4,10 @@ a cached library) resolves `mlc_parallel_for` from it.
 
 Without a C compiler, or when building fails, the runtime is unavailable and code is
 compiled single-threaded (target.num_threads() is then 1), with one warning.
+
+Once loaded, it also becomes numpy's OpenBLAS's threading (`share_with_openblas`, unless
+MLC_OPENBLAS_POOL=0): OpenBLAS's own workers spin for ~0.1 s after every call, and MLC's
+threads running beside them got half the cores (parallel_runtime.c).
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ from ..abi import PARALLEL_SYMBOL
 from .native_library import link_shared
 
 SOURCE = Path(__file__).with_name("parallel_runtime.c")
+OPENBLAS_CALLBACK = "mlc_openblas_threads"
+# OpenBLAS >= 0.3.27's setter, as numpy's scipy-openblas64 names it and as plain OpenBLAS does.
+_OPENBLAS_SETTERS = ("scipy_openblas_set_threads_callback_function64_",
+                     "openblas_set_threads_callback_function")
 
 
 def source_digest() -> str:
@@ -35,7 +43,7 @@ def _build_into(directory: Path, name: str) -> Path:
     os.close(fd)
     try:
         # (LinkError, a RuntimeError, without a C compiler or when it fails)
-        link_shared([str(SOURCE)], tmp, [PARALLEL_SYMBOL], ["-pthread"])
+        link_shared([str(SOURCE)], tmp, [PARALLEL_SYMBOL, OPENBLAS_CALLBACK], ["-pthread"])
         os.chmod(tmp, 0o755)
         os.replace(tmp, directory / name)
     finally:
@@ -47,6 +55,7 @@ def _build_into(directory: Path, name: str) -> Path:
 def _load(path: Path) -> ctypes.CDLL:
     library = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
     getattr(library, PARALLEL_SYMBOL)  # AttributeError: not our library (a damaged file)
+    getattr(library, OPENBLAS_CALLBACK)
     return library
 
 
@@ -77,3 +86,20 @@ def load_parallel_runtime() -> ctypes.CDLL | None:
 
 def parallel_runtime_available() -> bool:
     return load_parallel_runtime() is not None
+
+
+@functools.cache
+def share_with_openblas(blas_path: str | None) -> bool:
+    """Makes the OpenBLAS at `blas_path` (numpy's, already loaded) run its parallel jobs on
+    MLC's pool, once per process; False when there is no pool, no such library, an OpenBLAS
+    without caller-managed threading (before 0.3.27), or MLC_OPENBLAS_POOL=0."""
+    runtime = load_parallel_runtime()
+    if runtime is None or blas_path is None or not config.openblas_on_pool():
+        return False
+    blas = ctypes.CDLL(blas_path)  # already loaded: the same handle
+    setter = next((getattr(blas, name) for name in _OPENBLAS_SETTERS if hasattr(blas, name)), None)
+    if setter is None:
+        return False
+    setter.argtypes, setter.restype = [ctypes.c_void_p], None
+    setter(ctypes.cast(getattr(runtime, OPENBLAS_CALLBACK), ctypes.c_void_p))
+    return True
