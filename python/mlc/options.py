@@ -43,7 +43,8 @@ class CompileOptions:
         choices=VECTOR_BITS))
     blas: bool = field(default=True, metadata=_doc(
         "Call numpy's OpenBLAS for f32/f64 matmuls the measured rule picks (at least 2^25 "
-        "multiply-adds, or 2^22 with at most 8 rows: mlc-blas, benchmarks/results/gemm.md) when the library is there; False "
+        "multiply-adds but f32 on 512-bit vectors, or 2^22 with at most 8 rows, or a "
+        "vector-matrix product: mlc-blas, benchmarks/results/gemm.md) when the library is there; False "
         "runs MLC's own packed GEMM kernel for those too.", "--blas"))
     collective_timeout: float = field(default=300.0, metadata=_doc(
         "Seconds a compiled collective (psum, all_gather, ...) may wait for the other "

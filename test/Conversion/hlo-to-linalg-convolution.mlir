@@ -1,9 +1,11 @@
 // Plain 2-D convolutions: the direct path (a named linalg.conv_2d_nhwc_hwcf, which
 // mlc-direct-conv lowers) or im2col + one named matmul, by the rule in
-// conversion/hlo_to_linalg/convolution.py. The default prefix runs with BLAS on (the wide
-// strided case below is im2col), NOBLAS with BLAS off (im2col's GEMM would be MLC's own).
-// RUN: mlc-opt %s --split-input-file --blas --hlo-to-linalg | FileCheck %s
+// conversion/hlo_to_linalg/convolution.py. The default prefix runs with BLAS on and 256-bit
+// vectors (the wide strided case below is im2col); NOBLAS with BLAS off, and with BLAS on
+// and 512-bit vectors (im2col's f32 GEMM would be MLC's own there too: blas.size_floor).
+// RUN: mlc-opt %s --split-input-file --blas --vector-bits 256 --hlo-to-linalg | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --no-blas --hlo-to-linalg | FileCheck %s --check-prefix=NOBLAS
+// RUN: mlc-opt %s --split-input-file --blas --vector-bits 512 --hlo-to-linalg | FileCheck %s --check-prefix=NOBLAS
 
 // NHWC x HWIO, stride 2, 'same' padding: the input inserted into an empty padded tensor and
 // only the borders zeroed (one slab per padded side: H slabs over the interior columns, W

@@ -18,7 +18,9 @@ f32, f64, i8/i16/i32 -> i32, i64).
 The rule (`strategy`), from benchmarks/results/gemm.md (median of 3 runs of interleaved
 rounds against OpenBLAS called the same way; a shared machine):
   - "blas": f32/f64, BLAS on (CompileOptions.blas / MLC_BLAS) and the library found, and
-    M*N*K >= MIN_MNK = 2^25 (e.g. 256 x 256 x 512, 32 x 1024 x 1024), or at most
+    M*N*K >= MIN_MNK = 2^25 (e.g. 256 x 256 x 512, 32 x 1024 x 1024) for f64, and for f32
+    where vectors are narrower than OWN_F32_MIN_BITS = 512 (f32 on AVX-512: the packed
+    kernel at every size, `size_floor`; the last paragraph of this list), or at most
     FEW_ROWS = 8 rows and M*N*K >= PACKED_MIN_MNK = 2^22 (where the packed kernel would run
     them; 8 x 1024 x 512). Above MIN_MNK the packed kernel measured 0.85-1.21x OpenBLAS
     on one thread and 0.81-1.23x on two (512^3 to 2048^3 square, skinny shapes): there
@@ -112,6 +114,18 @@ rounds against OpenBLAS called the same way; a shared machine):
     against 12.5 with the calls (median of 30, two processes each), and the first call after
     0.3 s idle was not steadier. What would make it safe: MLC's threads not competing with
     another library's spinning workers (or that library's workers told to sleep).
+  - adopted (2026-12-05): f32 on 512-bit vectors has no size floor (OWN_F32_MIN_BITS). What
+    made it safe: numpy's OpenBLAS now runs its jobs on MLC's pool (parallel_runtime.c,
+    mlc_openblas_threads), so no OpenBLAS worker spins beside MLC's threads. Corpus blocks
+    alone after 10 numpy calls per round (medians of 150 calls, two alternating runs, ms,
+    BLAS calls -> packed): mlp_block 11.60 / 11.60 -> 10.60 / 10.71, mlp_block_768 25.4 /
+    25.7 -> 24.3 / 23.8, attention 8.74 / 8.85 -> 7.53 / 7.54, swiglu_ffn 13.3 / 13.4 ->
+    11.2 / 10.5, mixer_block 8.0 / 8.1 -> 5.5 / 5.3, lstm_cell 1.41 / 1.42 -> 1.11 / 1.14,
+    gru_cell 0.92 / 0.93 -> 0.80 / 0.82, patch_embed 5.19 / 5.38 -> 4.46 / 5.19;
+    attention_core 3.15 / 3.19 -> 3.11 / 3.45 and decoder_block 10.1 / 10.3 -> 9.2 / 10.7
+    within noise; mlp_block called right after each numpy matmul 11.7 -> 11.2 ms (it was 21.5
+    with OpenBLAS's own workers spinning). f64 keeps MIN_MNK (the packed kernel 0.81-0.95x
+    OpenBLAS on two threads, gemm.md), as does f32 on AVX2 (0.85-1.21x above it there).
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
@@ -476,6 +490,10 @@ _NO_MEMORY_EFFECT = ("arith.constant", "memref.view", "memref.subview", "memref.
 
 
 MIN_MNK = 1 << 25  # 256 x 256 x 512: below, the packed kernel was faster than the call
+# f32 where vectors are this wide (AVX-512): the packed kernel at every size, no MIN_MNK
+# (few rows and vector contractions stay calls). Measured 2026-12-05 with OpenBLAS's jobs on
+# MLC's pool: module docstring.
+OWN_F32_MIN_BITS = 512
 PACKED_MIN_MNK = 1 << 22  # below (up to 128^3), mlc-tile-matmul's register tiles when the tile fits
 # The packed kernel splits between threads from this many multiply-adds (every batch's
 # counted): wherever it is used. Measured on MLC's thread pool (2026-12-05, p25 of 300
@@ -497,15 +515,24 @@ def blas_available() -> bool:
     return False
 
 
-def blas_rule(c: Contraction, min_mnk: int = 0) -> bool:
-    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds, or
-    of at most FEW_ROWS rows and at least PACKED_MIN_MNK (module docstring: the
-    measurements behind MIN_MNK and FEW_ROWS)."""
+def size_floor(width: int, register_bits: int = 0) -> int | None:
+    """The multiply-adds from which a float matmul of this element width is a BLAS call by
+    size alone: MIN_MNK, or None (never) for f32 on hosts with OWN_F32_MIN_BITS vectors."""
+    if width == 32 and (register_bits or vector_register_bits()) >= OWN_F32_MIN_BITS:
+        return None
+    return MIN_MNK
+
+
+def blas_rule(c: Contraction, min_mnk: int = 0, register_bits: int = 0) -> bool:
+    """Operator selection: a float (f32/f64) matmul of at least `min_mnk` multiply-adds
+    (default: size_floor), or of at most FEW_ROWS rows and at least PACKED_MIN_MNK (module
+    docstring: the measurements behind MIN_MNK, OWN_F32_MIN_BITS and FEW_ROWS)."""
     if not (isinstance(c.element_type, ir.FloatType) and c.element_type.width in _GEMM) or c.widened:
         return False
     if c.is_vector:  # x[1, K] @ w[K, N]: a call at any size (the loop nest reads w by columns)
         return True
-    if c.mnk >= (min_mnk or MIN_MNK):
+    floor = min_mnk or size_floor(c.element_type.width, register_bits)
+    if floor is not None and c.mnk >= floor:
         return True
     return c.size(c.m) <= FEW_ROWS and c.mnk >= PACKED_MIN_MNK
 
@@ -532,7 +559,7 @@ def strategy(c: Contraction, register_bits: int = 0, min_mnk: int = 0) -> str:
     remainder tile in M and in N; the generic loop nest for the few element types the
     packed kernel lacks).
     The rule and the measurements behind it: module docstring."""
-    if config.blas_enabled() and blas_rule(c, min_mnk) and blas_available():
+    if config.blas_enabled() and blas_rule(c, min_mnk, register_bits) and blas_available():
         return "blas"
     if c.is_vector:  # the loop nest for small ones; big ones would read w by columns
         return "packed" if c.mnk >= PACKED_MIN_MNK else "loop"

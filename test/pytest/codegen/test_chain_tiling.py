@@ -190,8 +190,8 @@ def test_chain_beside_a_blas_call_is_left_alone(blas, small_chains):
         pytest.skip("needs numpy's OpenBLAS")
     rng = np.random.default_rng(10)
     q, k, v = (rng.standard_normal((4, 64, 16)).astype(np.float32) for _ in range(3))
-    # 96 x 1024 x 512 (2^25.6): a BLAS call at any vector width (fewer than OWN_MIN_ROWS rows).
-    x, w = rng.standard_normal((96, 1024)).astype(np.float32), rng.standard_normal((1024, 512)).astype(np.float32)
+    # 8 x 1024 x 2048 (2^24, at most blas.FEW_ROWS rows): a BLAS call at any vector width.
+    x, w = rng.standard_normal((8, 1024)).astype(np.float32), rng.standard_normal((1024, 2048)).astype(np.float32)
 
     def f(q, k, v, x, w):
         return _attention(False)(q, k, v), x @ w

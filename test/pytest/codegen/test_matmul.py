@@ -64,10 +64,16 @@ def codegen(fn, *args, options=None) -> str:
     return mlc.jit(fn, options=options).lower(*args).compile().as_text("codegen")
 
 
+def blas_from(monkeypatch, floor: int) -> None:
+    """The size rule at `floor` multiply-adds for f32 and f64 at any vector width."""
+    monkeypatch.setattr(blas, "MIN_MNK", floor)
+    monkeypatch.setattr(blas, "OWN_F32_MIN_BITS", 1 << 30)
+
+
 @pytest.fixture(params=list(STRATEGIES))
 def strategy(request, monkeypatch):
     if request.param == "blas":
-        monkeypatch.setattr(blas, "MIN_MNK", 1)
+        blas_from(monkeypatch, 1)
     return STRATEGIES[request.param]
 
 
@@ -262,7 +268,7 @@ def test_every_layout_reaches_a_fast_path(monkeypatch):
     """No dot_general layout above is left to the generic loop nest: each becomes one
     OpenBLAS call (or a loop of calls) with BLAS on; without, MLC's packed GEMM (or, for
     small ones the tile divides, mlc-tile-matmul's register tiles)."""
-    monkeypatch.setattr(blas, "MIN_MNK", 1)
+    blas_from(monkeypatch, 1)
     for layout, (lhs_shape, rhs_shape, dims) in LAYOUTS.items():
         a, b = np.ones(lhs_shape, np.float32), np.ones(rhs_shape, np.float32)
         fn = lambda x, y: lax.dot_general(x, y, dims)  # noqa: E731
@@ -385,7 +391,7 @@ def test_matmul_beside_blas(threads, dtype, monkeypatch):
     67x300x259 (packed by size, split between threads from 2^22 here) is one too on two
     threads (the function's loops run on one thread beside BLAS: blas._beside_blas), the
     packed kernel on one. Odd shapes, numpy."""
-    monkeypatch.setattr(blas, "MIN_MNK", 1 << 23)
+    blas_from(monkeypatch, 1 << 23)
     monkeypatch.setattr(blas, "PACKED_PARALLEL_MIN_MNK", 1 << 22)
     rng = np.random.default_rng(11)
     x, wx = data(rng, (67, 300), dtype), data(rng, (300, 259), dtype)
@@ -605,13 +611,18 @@ def test_register_tile_remainders_layouts(layout, shape):
 
 
 def test_the_rule():
-    """Operator selection (blas.strategy, measured in benchmarks/results/gemm.md): f32/f64
-    of at least 2^25 multiply-adds (or of at most 8 rows and 2^22: test_blas_rule_thresholds)
-    to OpenBLAS; below that, integers, and everything with
+    """Operator selection (blas.strategy, measured in benchmarks/results/gemm.md): f64, and
+    f32 where vectors are narrower than 512 bits, of at least 2^25 multiply-adds (or any
+    float of at most 8 rows and 2^22: test_blas_rule_thresholds) to OpenBLAS; f32 on
+    512-bit vectors, everything below that, integers, and everything with
     BLAS off to the packed kernel; below 2^22 (up to 128^3) to mlc-tile-matmul's register
     tiles, whether or not the tile divides the extents (not f16)."""
-    big = np.ones((256, 512), np.float32), np.ones((512, 256), np.float32)
-    assert "scipy_cblas_sgemm64_" in codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=True))
+    for dtype, symbol in ((np.float32, "scipy_cblas_sgemm64_"), (np.float64, "scipy_cblas_dgemm64_")):
+        big = np.ones((256, 512), dtype), np.ones((512, 256), dtype)
+        for bits in (256, 512):
+            text = codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=True, vector_bits=bits))
+            call = dtype == np.float64 or bits < blas.OWN_F32_MIN_BITS
+            assert (symbol in text) == call and (MARK in text) == (not call), (dtype, bits)
     own = codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=False))
     assert "scipy_cblas" not in own and MARK in own
     mid = np.ones((256, 256), np.float32)
@@ -650,11 +661,15 @@ def _contraction(m, k, n, element):
 ])
 def test_blas_rule_thresholds(m, k, n, want):
     """blas.blas_rule on each side of MIN_MNK and of FEW_ROWS x PACKED_MIN_MNK (the
-    measurements: gemm.md's small-M section), for f32 and f64; never integers or f16."""
+    measurements: gemm.md's small-M section), for f64 and for f32 on 256-bit vectors; f32
+    on 512-bit vectors by FEW_ROWS only; never integers or f16."""
     from mlir import ir
     with ir.Context():
-        for element in (ir.F32Type.get(), ir.F64Type.get()):
-            assert blas.blas_rule(_contraction(m, k, n, element)) is want, (m, k, n, element)
+        for bits in (256, 512):
+            assert blas.blas_rule(_contraction(m, k, n, ir.F64Type.get()), register_bits=bits) is want, (m, k, n)
+        assert blas.blas_rule(_contraction(m, k, n, ir.F32Type.get()), register_bits=256) is want, (m, k, n)
+        few_rows = m <= blas.FEW_ROWS and m * k * n >= blas.PACKED_MIN_MNK
+        assert blas.blas_rule(_contraction(m, k, n, ir.F32Type.get()), register_bits=512) is few_rows, (m, k, n)
         for element in (ir.IntegerType.get_signless(32), ir.F16Type.get()):
             assert not blas.blas_rule(_contraction(m, k, n, element))
         # An explicit floor (mlc-blas min-mnk=...) replaces MIN_MNK only.

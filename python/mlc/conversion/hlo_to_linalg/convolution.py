@@ -19,8 +19,12 @@ already), either
 
 The rule (`choose_direct`): direct, except when all of these hold, then im2col:
   1. the im2col product goes to OpenBLAS (f32/f64, BLAS on and found, M*N*K at least
-     blas.MIN_MNK): MLC's own packed GEMM, the other im2col engine, runs the same
-     microkernel as the direct path after a copy, so it never wins;
+     blas.size_floor: MIN_MNK, never for f32 on 512-bit vectors): MLC's own packed GEMM,
+     the other im2col engine, runs the same microkernel as the direct path after a copy,
+     so it never wins (on the AVX-512 host with OpenBLAS on MLC's pool, direct against
+     the im2col + sgemm it replaced, medians of 40 calls, ms: 3x3 s2 4x28x28 128->256
+     2.32 / 2.55, 8x56x56 64->128 5.09 / 7.27; 3x3 s1 4x14x14 256->256 4.28 / 5.26; 1x1 s2
+     8x56x56 64->128 0.49 / 1.80, 4x28x28 256->512 0.97 / 1.65);
   2. at least IM2COL_MIN_CO output channels and either a stride > 1 or at least
      IM2COL_MIN_CI input channels: OpenBLAS's kernel outruns the direct one on wide
      products and the strided windows share little data;
@@ -218,13 +222,14 @@ def choose_direct(c, lhs, rhs, result_type) -> bool:
     its measurements: module docstring)."""
     if FORCE is not None:
         return FORCE == "direct"
-    from ...codegen.blas import MIN_MNK, blas_available  # codegen imports conversion modules
+    from ...codegen.blas import blas_available, size_floor  # codegen imports conversion modules
 
     et = result_type.element_type
     ci, co = rhs.shape[c.k_in], rhs.shape[c.k_out]
     pixels = math.prod(result_type.shape) // max(1, result_type.shape[c.out_feature])
     depth = ci * math.prod(rhs.shape[d] for d in c.k_spatial)
-    if not (config.blas_enabled() and et.width in (32, 64) and pixels * co * depth >= MIN_MNK and blas_available()):
+    floor = size_floor(et.width) if et.width in (32, 64) else None
+    if not (config.blas_enabled() and floor is not None and pixels * co * depth >= floor and blas_available()):
         return True
     wide = co >= IM2COL_MIN_CO and (max(c.strides) > 1 or ci >= IM2COL_MIN_CI)
     return not (wide and pixels >= IM2COL_MIN_PIXELS)
