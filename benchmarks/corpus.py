@@ -701,34 +701,29 @@ def diagnose(compiled) -> dict:
 # Why a block misses the rule: one line each, written by hand from the block's cost analysis
 # and hlo-fused text (`python benchmarks/corpus.py --explain NAME` prints both) and from the
 # OPENBLAS_NUM_THREADS=1 run. Shown only for a block that misses in the table it is in.
-_BLAS = ("GEMM-bound on numpy's own OpenBLAS (MLC's mlc-blas calls the same sgemm as numpy), whose "
-         "threaded path stalls for whole scheduler quanta on this oversubscribed host while jax.jit's own "
-         "GEMM does not; with OPENBLAS_NUM_THREADS=1 (second table) MLC is at parity with jax")
+_BLAS = ("GEMM-bound: its GEMMs run on MLC's packed kernel (f32 on 512-bit vectors, blas.OWN_F32_MIN_BITS), "
+         "numpy's on OpenBLAS; jax.jit's on its own GEMM")
 _BCAST = ("`x @ W` on a 3-D x keeps hlo.broadcast_in_dim(W) and a batched dot_general; with an epilogue or "
           "a fused operand, codegen copies W per batch element and makes one GEMM call per batch element where "
           "jnp.matmul makes one (single-threaded BLAS the cost is small, each OpenBLAS call is one more chance "
           "to stall on this host)")
 NOTES: dict[str, str] = {
-    "mlp_block": f"{_BLAS}; cost 2.16 GFLOP = nominal (no recompute), 5 kernels, tanh-GELU a separate "
-                 "loop pass over the 512x2048 hidden (not a GEMM epilogue: the GEMM is an OpenBLAS call)",
-    "attention": ("its 4 big GEMMs are the same OpenBLAS calls numpy makes; the masked scores, softmax and "
-                  "p @ v run head by head (16 heads) in one parallel loop (mlc-chain-tiling), on MLC's packed kernel"),
+    "mlp_block": f"{_BLAS}; cost 2.16 GFLOP = nominal (no recompute); each GEMM an output fusion with its "
+                 "epilogue (bias + tanh-GELU, bias + residual)",
+    "attention": ("its 4 big GEMMs on MLC's packed kernel; the masked scores, softmax and "
+                  "p @ v run head by head (16 heads) in one parallel loop (mlc-chain-tiling), on the packed kernel too"),
     "decoder_block": "within noise of the rule: the attention block's GEMMs plus two layer norms (4 row kernels "
                      "each, one row loop)",
-    "swiglu_ffn": (f"{_BLAS}. In the 2026-12-04 15:47 full run 14.5 ms, 0.93x numpy; alone right after 11.9 and "
-                   "12.0 ms, 1.06x and 1.12x numpy and 1.00x jax.jit: the OpenBLAS calls' time moves with the host"),
+    "swiglu_ffn": f"{_BLAS}; the RMSNorm a row kernel",
     "resnet_basic": "both 3x3 convs on mlc-direct-conv (no im2col), BN + ReLU fused per conv",
     "resnet_bottleneck": ("1x1-3x3-1x1 convs on mlc-direct-conv (no im2col copy), 12 kernels; 2.0x numpy and "
                           "jax.jit, 0.82-0.83x IREE (IREE's kernels not examined yet)"),
-    "mixer_block": ("its token-mixing matmul swapaxes(x, 1, 2) @ W is a loop of 4 OpenBLAS calls (2.5 ms; a scalar "
-                    "loop nest of 102 ms before); what is left: two layer norms of 4 kernels each and OpenBLAS's "
-                    "threading on small GEMMs (0.82-0.83x jax.jit across runs)"),
-    "lstm_cell": f"{_BLAS} (2 GEMMs 64x256x2048 and 64x512x2048, numpy makes the same 2 calls and "
-                 "takes the same time)",
-    "gru_cell": ("both GEMMs are OpenBLAS calls, as numpy's: h @ Wh (64x512x1536) by the size rule, x @ Wx "
-                 "(64x256x1536, below it) because in a function that calls BLAS the packed kernel would run on "
-                 "one thread (mlc-blas's beside-BLAS rule; mlc-sequential-beside-blas); the gates are one "
-                 "kernel. 1.10-1.18 ms before that rule, 0.90-1.00 after (numpy 1.03-1.22)"),
+    "mixer_block": ("its token-mixing matmul swapaxes(x, 1, 2) @ W is one batched product on the packed kernel "
+                    "(a loop of 4 OpenBLAS calls before, 0.82-0.83x jax.jit; a scalar loop nest of 102 ms before "
+                    "that); two layer norms of 4 kernels each"),
+    "lstm_cell": f"{_BLAS} (2 GEMMs 64x256x2048 and 64x512x2048; as OpenBLAS calls 1.41 ms, packed 1.12)",
+    "gru_cell": ("both GEMMs (64x512x1536, 64x256x1536) on the packed kernel, the gates one kernel; as "
+                 "OpenBLAS calls 0.92 ms, packed 0.80-0.82"),
     "attention_core": ("softmax(q k^T / 8) v, (8, 512, 64): mlc-chain-tiling runs q k^T, the softmax and "
                        "p v head by head in one parallel loop (4 heads a thread, each head's 1 MB scores read "
                        "back from cache; unfused they were written whole, 8 MB each); the heads' GEMMs on MLC's "
