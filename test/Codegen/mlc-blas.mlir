@@ -5,7 +5,8 @@
 // RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 min-mnk=262144" | FileCheck %s
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1" | FileCheck %s --check-prefix=OFF
 // RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
-// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=16777216" | FileCheck %s --check-prefix=BESIDE
+// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=16777216 beside=1" | FileCheck %s --check-prefix=BESIDE
+// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=16777216 beside=0" | FileCheck %s --check-prefix=POOL
 // RUN: mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=1 vnni=1" | FileCheck %s --check-prefix=VNNI
 // RUN: mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 vnni=0" | FileCheck %s --check-prefix=NOVNNI
 
@@ -207,6 +208,12 @@ func.func @matrix_vector(%a: memref<64x32xf32>, %x: memref<32xf32>, %y: memref<6
 // and the 128x256x256 one (2^23: packed, split between threads from 2^23) would run on one
 // thread beside it (mlc-sequential-beside-blas), so it is a call too. Alone in its function
 // the same matmul keeps the packed kernel on both threads.
+// Where OpenBLAS's jobs run on MLC's pool (POOL, beside=0) the function's loops stay
+// parallel: the 2^23 matmul keeps the packed kernel on both threads.
+// POOL-LABEL: func @two_matmuls
+// POOL: scf.forall
+// POOL: mlc.packed_gemm
+// POOL: call @scipy_cblas_sgemm64_({{.*}}, %c128{{.*}}, %c256{{.*}}, %c512{{.*}},
 // BESIDE-LABEL: func @two_matmuls
 // BESIDE-NOT: mlc.packed_gemm
 // BESIDE: call @scipy_cblas_sgemm64_({{.*}}, %c128{{.*}}, %c256{{.*}}, %c256{{.*}},

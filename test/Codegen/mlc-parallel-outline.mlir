@@ -1,4 +1,5 @@
-// RUN: mlc-opt %s --split-input-file --mlc-parallel-outline="threads=2" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --mlc-parallel-outline="threads=2 beside=1" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --mlc-parallel-outline="threads=2 beside=0" | FileCheck %s --check-prefix=POOL
 // RUN: mlc-opt %s --split-input-file --mlc-parallel-outline="threads=1" | FileCheck %s --check-prefix=ONE
 
 // An scf.forall becomes a call into MLC's thread pool (mlc-outline-parallel-loops has the
@@ -44,7 +45,10 @@ func.func @nested(%x: memref<3x16xf32>, %v: f32) {
 // -----
 
 // A function that calls BLAS keeps its loops on one thread: OpenBLAS's threads are still
-// spinning on the cores after the call.
+// spinning on the cores after the call. Not where OpenBLAS's jobs run on MLC's pool (POOL).
+// POOL-LABEL: func @after_blas
+// POOL: call @scipy_cblas_sgemm64_
+// POOL: call @mlc_parallel_for
 // CHECK-LABEL: func @after_blas
 // CHECK-NOT: mlc_parallel_for
 // CHECK: call @scipy_cblas_sgemm64_

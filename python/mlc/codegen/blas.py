@@ -164,6 +164,7 @@ from .epilogue import match_epilogue
 from .externs import declare_external
 from .loops import block_ops, delinearize, in_parts, inside_parallel_loop, nested_for
 from .packed_gemm import GemmProblem, Operand, blocking, emit_gemm
+from . import target
 from .target import int16_pair_dot, num_threads, vector_register_bits
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
@@ -585,7 +586,8 @@ def _function_of(op) -> ir.Operation:
 
 def _beside_blas(candidates: list, threads: int) -> list:
     """packed -> blas for a contraction the packed kernel would split between threads, in
-    a function that calls BLAS anyway.
+    a function that calls BLAS anyway, where OpenBLAS keeps its own workers (not where its
+    jobs run on MLC's pool: target.blas_on_pool, the Blas pass's `beside` option).
 
     Such a function runs its loops on one thread (mlc-sequential-beside-blas: OpenBLAS's
     workers spin after a call), so the packed kernel there loses the threads its measured
@@ -630,6 +632,7 @@ class Blas(Pass):
     register_bits: int = 0  # the packed kernel's vector width; 0 = the target's
     threads: int = 0  # the packed kernel's threads; 0 = num_threads()
     vnni: int = -1  # the int16-pair (VNNI) packed kernel: -1 where the host has it, 0 never, 1 always
+    beside: int = -1  # _beside_blas: -1 unless OpenBLAS runs on MLC's pool (target.blas_on_pool), 0 never, 1 always
 
     def run(self, module: ir.Operation) -> None:
         candidates = []
@@ -647,7 +650,8 @@ class Blas(Pass):
         module.walk(visit)
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
-        candidates = _beside_blas(candidates, threads)
+        if self.beside == 1 or (self.beside == -1 and not target.blas_on_pool()):
+            candidates = _beside_blas(candidates, threads)
         for op, c, choice in candidates:
             gemv = c.is_vector and choice == "blas"
             operands = list(op.operands)

@@ -44,6 +44,7 @@ from ..transforms.patterns import producer
 from .blas import strategy
 from .contraction import match_contraction
 from .loops import uses_dim
+from . import target
 from .target import last_level_cache_bytes, num_threads
 
 # Marks the loops this pass makes (mlc-row-fusion fuses the row kernels in their bodies).
@@ -355,7 +356,8 @@ class ChainTiling(Pass):
     @staticmethod
     def _tile_one(block: ir.Block, threads: int, cache: int) -> bool:
         """Tiles the last chain of the block; False if there is none."""
-        blas_calls = _blas_calls(block)
+        # Where OpenBLAS's jobs run on MLC's pool, nothing runs its loops on one thread.
+        blas_calls = [] if target.blas_on_pool() else _blas_calls(block)
         for op in reversed(list(block.operations)):
             if op.operation.name != "linalg.generic":
                 continue

@@ -41,6 +41,7 @@ from ..conversion.split_functions import defining_op, nested_ops
 from ..transforms.pass_base import Pass, PassPipeline, UpstreamPasses
 from .loops import forall_bounds
 from .sequential_beside_blas import SequentialBesideBlas
+from . import target
 from .target import num_threads
 
 # Blocks per thread: a thread that comes free early (the other core busy with something
@@ -260,16 +261,22 @@ class OutlineParallelLoops(Pass):
 
 @dataclass(frozen=True)
 class ParallelOutline(PassPipeline):
-    """Runs scf.forall loops on MLC's thread pool: sequential beside BLAS, the outermost
+    """Runs scf.forall loops on MLC's thread pool: sequential beside BLAS (where OpenBLAS
+    keeps its own workers), the outermost
     loops outlined into runtime calls, what is left (nested loops) as scf.for.
 
     Expects: scf.forall loops on buffers. Produces: calls of `mlc_parallel_for` and no
-    scf.forall. Options: threads (0 = the host's cores).
+    scf.forall. Options: threads (0 = the host's cores), beside (-1: loops beside a BLAS
+    call sequential unless OpenBLAS runs its jobs on MLC's pool, target.blas_on_pool).
     """
 
     name = "mlc-parallel-outline"
     threads: int = 0
+    beside: int = -1  # mlc-sequential-beside-blas first: -1 unless OpenBLAS runs on MLC's pool, 0 never, 1 always
 
     def passes(self) -> list[Pass]:
-        return [SequentialBesideBlas(), OutlineParallelLoops(threads=self.threads),
-                UpstreamPasses("func.func(scf-forall-to-for)")]
+        # Beside BLAS only where OpenBLAS keeps its own (spinning) workers: on MLC's pool its
+        # jobs and the function's loops take turns on the same threads.
+        sequential = self.beside == 1 or (self.beside == -1 and not target.blas_on_pool())
+        beside = [SequentialBesideBlas()] if sequential else []
+        return beside + [OutlineParallelLoops(threads=self.threads), UpstreamPasses("func.func(scf-forall-to-for)")]

@@ -65,6 +65,17 @@ def num_threads() -> int:
     return n if n == 1 or parallel_runtime_available() else 1
 
 
+def blas_on_pool() -> bool:
+    """Whether numpy's OpenBLAS runs its parallel jobs on MLC's thread pool in this process
+    (runtime/parallel_runtime.py's share_with_openblas; MLC_OPENBLAS_POOL=0 says no). Then
+    no OpenBLAS worker spins beside MLC's loops after a call, and a function that calls BLAS
+    may keep its loops parallel (mlc-sequential-beside-blas, blas._beside_blas)."""
+    from ..runtime.libraries import find_blas
+    from ..runtime.parallel_runtime import share_with_openblas
+    blas = find_blas()
+    return share_with_openblas(str(blas) if blas else None)
+
+
 _DEFAULT_LLC_BYTES = 8 << 20
 
 

@@ -179,13 +179,17 @@ def test_attention_gradient_is_not_tiled_and_stays_right(small_chains):
             assert abs(got[index] - (up - down) / (2 * eps)) < 1e-5 * max(1.0, abs(got[index]))
 
 
+@pytest.mark.parametrize("on_pool", [False, True])
 @pytest.mark.parametrize("blas", [True, False])
-def test_chain_beside_a_blas_call_is_left_alone(blas, small_chains):
-    """A function that calls OpenBLAS runs its loops on one thread, so a tiled chain would
-    lose both cores: with a BLAS-sized product beside it the chain stays unfused (its own
-    products may then be calls too); with BLAS off it is tiled. Both right."""
+def test_chain_beside_a_blas_call_is_left_alone(blas, on_pool, small_chains, monkeypatch):
+    """A function that calls OpenBLAS runs its loops on one thread where OpenBLAS keeps its
+    own workers, so a tiled chain would lose both cores: with a BLAS-sized product beside it
+    the chain stays unfused (its own products may then be calls too); with BLAS off, or
+    with OpenBLAS's jobs on MLC's pool (target.blas_on_pool), it is tiled. All right."""
     from mlc import CompileOptions
+    from mlc.codegen import target
     from mlc.codegen.blas import blas_available
+    monkeypatch.setattr(target, "blas_on_pool", lambda: on_pool)
     if blas and not blas_available():
         pytest.skip("needs numpy's OpenBLAS")
     rng = np.random.default_rng(10)
@@ -197,7 +201,7 @@ def test_chain_beside_a_blas_call_is_left_alone(blas, small_chains):
         return _attention(False)(q, k, v), x @ w
     fn = mlc.jit(f, options=CompileOptions(blas=blas))
     text = fn.lower(q, k, v, x, w).as_text("buffers")
-    assert ("mlc.chain_tiling" in text) == (not blas)
+    assert ("mlc.chain_tiling" in text) == (not blas or on_pool)
     got, product = fn(q, k, v, x, w)
     np.testing.assert_allclose(got, _attention_np(q, k, v), rtol=2e-5, atol=2e-5)
     np.testing.assert_allclose(product, x.astype(np.float64) @ w, rtol=1e-4, atol=1e-3)

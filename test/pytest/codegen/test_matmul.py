@@ -384,15 +384,19 @@ def test_blas_calls_leave_openblas_thread_count_alone(threads):
 
 
 @pytest.mark.skipif(not blas.blas_available(), reason="needs numpy's OpenBLAS")
+@pytest.mark.parametrize("on_pool", [False, True])
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_matmul_beside_blas(threads, dtype, monkeypatch):
+def test_matmul_beside_blas(threads, dtype, on_pool, monkeypatch):
     """Two matmuls in one function, the size rule at 2^23: 129x513x130 is a BLAS call, and
     67x300x259 (packed by size, split between threads from 2^22 here) is one too on two
-    threads (the function's loops run on one thread beside BLAS: blas._beside_blas), the
-    packed kernel on one. Odd shapes, numpy."""
+    threads where OpenBLAS keeps its own workers (the function's loops run on one thread
+    beside BLAS: blas._beside_blas), the packed kernel on one thread or where OpenBLAS's
+    jobs run on MLC's pool (target.blas_on_pool). Odd shapes, numpy."""
+    from mlc.codegen import target
     blas_from(monkeypatch, 1 << 23)
     monkeypatch.setattr(blas, "PACKED_PARALLEL_MIN_MNK", 1 << 22)
+    monkeypatch.setattr(target, "blas_on_pool", lambda: on_pool)
     rng = np.random.default_rng(11)
     x, wx = data(rng, (67, 300), dtype), data(rng, (300, 259), dtype)
     h, wh = data(rng, (129, 513), dtype), data(rng, (513, 130), dtype)
@@ -401,7 +405,7 @@ def test_matmul_beside_blas(threads, dtype, monkeypatch):
     got = mlc.jit(fn, options=options)(x, wx, h, wh)
     close(got[0], x @ wx, 300)
     close(got[1], h @ wh, 513)
-    assert (MARK in codegen(fn, x, wx, h, wh, options=options)) == (threads == 1)
+    assert (MARK in codegen(fn, x, wx, h, wh, options=options)) == (threads == 1 or on_pool)
 
 
 # Extents the register tile (4 x 16 or 4 x 32 f32) does not divide, in every position.
@@ -770,7 +774,7 @@ def test_missing_blas_falls_back_with_a_warning(monkeypatch, caplog):
     monkeypatch.setenv("MLC_BLAS", "1")
     monkeypatch.setenv("MLC_LOG_COMPILES", "1")
     monkeypatch.setattr(blas, "find_blas", lambda: None)
-    monkeypatch.setattr(blas, "MIN_MNK", 64 ** 3)
+    blas_from(monkeypatch, 64 ** 3)
     a = RNG.standard_normal((128, 128)).astype(np.float32)
     with caplog.at_level(logging.WARNING, logger="mlc"):
         compiled = mlc.jit(lambda x, y: x @ y).lower(a, a).compile()
