@@ -49,6 +49,7 @@ def measure(threads: int, quick: bool) -> list[dict]:
     from mlc import CompileOptions
 
     blas.MIN_MNK = 1  # the mlc_blas version calls OpenBLAS at every size (the rule is what is measured)
+    blas.OWN_F32_MIN_BITS = 1 << 30  # f32 too, at any vector width
     rows = []
     shapes = [(n, n, n, "f32") for n in SQUARE if not (quick and n > 1024)]
     shapes += [(m, k, n, "f32") for m, k, n in SKINNY] + [(n, n, n, "f64") for n in F64]
@@ -117,6 +118,7 @@ def small_m(threads: int) -> list[dict]:
     from mlc import CompileOptions
 
     blas.MIN_MNK = 1
+    blas.OWN_F32_MIN_BITS = 1 << 30
     blas.PACKED_MIN_MNK = 0  # the packed kernel even where register tiles would take it
     rng = np.random.default_rng(0)
     rows = []
@@ -430,7 +432,8 @@ def main() -> None:
              f"1-minute load average {load[0]:.1f} at the end (other jobs may share the machine: "
              "the ratio columns are the comparable numbers: "
              "one thread interleaves the three versions call by call, two threads run each version "
-             "back to back after a pause, since OpenBLAS's helper thread spins on a core after each call).", "",
+             "back to back after a pause; with two, OpenBLAS's jobs (mlc_blas and numpy) run on MLC's "
+             "thread pool, as whenever MLC is loaded: runtime/parallel_runtime.c).", "",
              f"GFLOP/s (best of the interleaved rounds, wall time; median of {repeats} runs); `own` = MLC's packed GEMM "
              "(`CompileOptions(blas=False)`), `mlc_blas` = MLC calling OpenBLAS (mlc-blas, its size "
              "rule lowered to 1 so every size is a call), "

@@ -124,8 +124,11 @@ rounds against OpenBLAS called the same way; a shared machine):
     gru_cell 0.92 / 0.93 -> 0.80 / 0.82, patch_embed 5.19 / 5.38 -> 4.46 / 5.19;
     attention_core 3.15 / 3.19 -> 3.11 / 3.45 and decoder_block 10.1 / 10.3 -> 9.2 / 10.7
     within noise; mlp_block called right after each numpy matmul 11.7 -> 11.2 ms (it was 21.5
-    with OpenBLAS's own workers spinning). f64 keeps MIN_MNK (the packed kernel 0.81-0.95x
-    OpenBLAS on two threads, gemm.md), as does f32 on AVX2 (0.85-1.21x above it there).
+    with OpenBLAS's own workers spinning). gemm.md re-measured with OpenBLAS on the pool
+    (one run): the packed kernel 0.98-1.36x OpenBLAS on every f32 shape on one thread,
+    1.02-1.36x on two. f64 keeps MIN_MNK for now (0.81-0.95x on two threads before the
+    pool; now 1.02-1.13x on gemm.md's two f64 shapes, one run: too few to move the rule),
+    as does f32 on AVX2 (0.85-1.21x above it there, not re-measured).
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
