@@ -126,9 +126,12 @@ rounds against OpenBLAS called the same way; a shared machine):
     within noise; mlp_block called right after each numpy matmul 11.7 -> 11.2 ms (it was 21.5
     with OpenBLAS's own workers spinning). gemm.md re-measured with OpenBLAS on the pool
     (one run): the packed kernel 0.98-1.36x OpenBLAS on every f32 shape on one thread,
-    1.02-1.36x on two. f64 keeps MIN_MNK for now (0.81-0.95x on two threads before the
-    pool; now 1.02-1.13x on gemm.md's two f64 shapes, one run: too few to move the rule),
-    as does f32 on AVX2 (0.85-1.21x above it there, not re-measured).
+    1.02-1.36x on two. f64 keeps MIN_MNK (0.81-0.95x on two threads before the pool;
+    gemm.md's two f64 shapes now 1.02-1.13x, but six more, two alternating processes,
+    GFLOP/s packed against calls: 512^3 95-104 / 71-95, 1024x64x1024 98-101 / 85,
+    4096x256x256 95 / 74-76, and 32x1024x1024 63-68 / 71-73, 256x1024x4096 80-82 / 92-93,
+    2048^3 53-92 / 101-102: no size rule holds), as does f32 on AVX2 (0.85-1.21x above it
+    there, not re-measured).
   - beside BLAS (`_beside_blas`): in a function that calls BLAS, a contraction the packed
     kernel would split between threads (at least PACKED_PARALLEL_MIN_MNK
     multiply-adds) is a call too: mlc-sequential-beside-blas runs that function's loops on
