@@ -39,6 +39,7 @@
  * parallel loop of another thread), the jobs get threads of their own for the call.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -229,29 +230,36 @@ static void run_blas_job(void *context, int64_t block) {
     r->dojob((int)block, r->jobs + (size_t)block * r->job_size, r->dojob_data);
 }
 
-struct blas_thread { struct blas_region *region; int64_t job; };
+/* go: 0 while the threads are being made, 1 to run the jobs, -1 to leave without running
+ * (a thread could not be made: the jobs wait for each other, so none may start alone). */
+struct blas_thread { struct blas_region *region; int64_t job; _Atomic int *go; };
 
 static void *blas_thread_main(void *argument) {
     struct blas_thread *t = argument;
-    run_blas_job(t->region, t->job);
+    int go;
+    while ((go = atomic_load(t->go)) == 0) sched_yield();
+    if (go == 1) run_blas_job(t->region, t->job);
     return 0;
 }
 
-/* Every job but the first on a thread made for it, the first on the caller's; 0 if a
- * thread could not be made (the jobs made so far are joined first). */
+/* Every job but the first on a thread made for it, the first on the caller's; 0 (nothing
+ * run) if not every thread could be made. */
 static int run_on_new_threads(struct blas_region *region, int numjobs) {
     enum { MAX_JOBS = 256 };
     pthread_t threads[MAX_JOBS];
     struct blas_thread arguments[MAX_JOBS];
+    _Atomic int go = 0;
     if (numjobs > MAX_JOBS) return 0;
     int made = 0;
     for (int j = 1; j < numjobs; ++j, ++made) {
-        arguments[j] = (struct blas_thread){region, j};
+        arguments[j] = (struct blas_thread){region, j, &go};
         if (pthread_create(&threads[j], 0, blas_thread_main, &arguments[j])) break;
     }
-    if (made == numjobs - 1) run_blas_job(region, 0);
+    int all = made == numjobs - 1;
+    atomic_store(&go, all ? 1 : -1);
+    if (all) run_blas_job(region, 0);
     for (int j = 1; j <= made; ++j) pthread_join(threads[j], 0);
-    return made == numjobs - 1;
+    return all;
 }
 
 void mlc_openblas_threads(int sync, openblas_dojob_fn dojob, int numjobs, size_t job_size,
