@@ -70,10 +70,8 @@ def blas_on_pool() -> bool:
     (runtime/parallel_runtime.py's share_with_openblas; MLC_OPENBLAS_POOL=0 says no). Then
     no OpenBLAS worker spins beside MLC's loops after a call, and a function that calls BLAS
     may keep its loops parallel (mlc-sequential-beside-blas, blas._beside_blas)."""
-    from ..runtime.libraries import find_blas
     from ..runtime.parallel_runtime import share_with_openblas
-    blas = find_blas()
-    return share_with_openblas(str(blas) if blas else None)
+    return share_with_openblas()
 
 
 _DEFAULT_LLC_BYTES = 8 << 20

@@ -59,8 +59,8 @@ def jit_shared_libraries() -> list[str]:
     OpenBLAS's parallel jobs moved onto the pool."""
     from .parallel_runtime import load_parallel_runtime, share_with_openblas
     load_parallel_runtime()
-    blas = find_blas()
-    share_with_openblas(str(blas) if blas else None)
+    find_blas()
+    share_with_openblas()
     find_libmvec()
     return [str(runtime_library("mlir_c_runner_utils"))]
 

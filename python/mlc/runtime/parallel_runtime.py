@@ -89,14 +89,15 @@ def parallel_runtime_available() -> bool:
 
 
 @functools.cache
-def share_with_openblas(blas_path: str | None) -> bool:
-    """Makes the OpenBLAS at `blas_path` (numpy's, already loaded) run its parallel jobs on
-    MLC's pool, once per process; False when there is no pool, no such library, an OpenBLAS
-    without caller-managed threading (before 0.3.27), or MLC_OPENBLAS_POOL=0."""
-    runtime = load_parallel_runtime()
+def share_with_openblas() -> bool:
+    """Makes numpy's OpenBLAS (libraries.find_blas) run its parallel jobs on MLC's pool, once
+    per process; False when there is no pool, no such library, an OpenBLAS without
+    caller-managed threading (before 0.3.27), or MLC_OPENBLAS_POOL=0."""
+    from .libraries import find_blas
+    runtime, blas_path = load_parallel_runtime(), find_blas()
     if runtime is None or blas_path is None or not config.openblas_on_pool():
         return False
-    blas = ctypes.CDLL(blas_path)  # already loaded: the same handle
+    blas = ctypes.CDLL(str(blas_path))  # already loaded: the same handle
     setter = next((getattr(blas, name) for name in _OPENBLAS_SETTERS if hasattr(blas, name)), None)
     if setter is None:
         return False

@@ -15,7 +15,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from mlc.runtime.libraries import find_blas, jit_shared_libraries
+from mlc.runtime.libraries import jit_shared_libraries
 from mlc.runtime.parallel_runtime import load_parallel_runtime, share_with_openblas
 
 DOJOB = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
@@ -105,7 +105,7 @@ def _no_blas_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 @pytest.fixture(scope="module")
 def shared_openblas(runtime):
     jit_shared_libraries()
-    if not share_with_openblas(str(find_blas()) if find_blas() else None):
+    if not share_with_openblas():
         pytest.skip("numpy's OpenBLAS has no caller-managed threading (or MLC_OPENBLAS_POOL=0)")
 
 
@@ -162,10 +162,10 @@ def test_numpy_matmuls_from_threads_beside_an_mlc_kernel(shared_openblas):
 
 _CHILD = """
 import os, sys, numpy as np
-from mlc.runtime.libraries import find_blas, jit_shared_libraries
+from mlc.runtime.libraries import jit_shared_libraries
 from mlc.runtime.parallel_runtime import share_with_openblas
 jit_shared_libraries()
-print(share_with_openblas(str(find_blas())))
+print(share_with_openblas())
 a = np.random.default_rng(0).standard_normal((400, 400))
 ref = (a[:, :, None] * a[None, :, :]).sum(axis=1)
 a @ a
