@@ -638,7 +638,7 @@ class Blas(Pass):
     register_bits: int = 0  # the packed kernel's vector width; 0 = the target's
     threads: int = 0  # the packed kernel's threads; 0 = num_threads()
     vnni: int = -1  # the int16-pair (VNNI) packed kernel: -1 where the host has it, 0 never, 1 always
-    beside: int = -1  # _beside_blas: -1 unless OpenBLAS runs on MLC's pool (target.blas_on_pool), 0 never, 1 always
+    beside: int = -1  # _beside_blas: target.sequential_beside_blas's setting (-1: unless OpenBLAS is on MLC's pool)
 
     def run(self, module: ir.Operation) -> None:
         candidates = []
@@ -656,7 +656,7 @@ class Blas(Pass):
         module.walk(visit)
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
-        if self.beside == 1 or (self.beside == -1 and not target.blas_on_pool()):
+        if target.sequential_beside_blas(self.beside):
             candidates = _beside_blas(candidates, threads)
         for op, c, choice in candidates:
             gemv = c.is_vector and choice == "blas"

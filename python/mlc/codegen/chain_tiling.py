@@ -357,7 +357,7 @@ class ChainTiling(Pass):
     def _tile_one(block: ir.Block, threads: int, cache: int) -> bool:
         """Tiles the last chain of the block; False if there is none."""
         # Where OpenBLAS's jobs run on MLC's pool, nothing runs its loops on one thread.
-        blas_calls = [] if target.blas_on_pool() else _blas_calls(block)
+        blas_calls = _blas_calls(block) if target.sequential_beside_blas() else []
         for op in reversed(list(block.operations)):
             if op.operation.name != "linalg.generic":
                 continue

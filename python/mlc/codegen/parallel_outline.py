@@ -272,11 +272,10 @@ class ParallelOutline(PassPipeline):
 
     name = "mlc-parallel-outline"
     threads: int = 0
-    beside: int = -1  # mlc-sequential-beside-blas first: -1 unless OpenBLAS runs on MLC's pool, 0 never, 1 always
+    beside: int = -1  # mlc-sequential-beside-blas first: target.sequential_beside_blas's setting
 
     def passes(self) -> list[Pass]:
         # Beside BLAS only where OpenBLAS keeps its own (spinning) workers: on MLC's pool its
         # jobs and the function's loops take turns on the same threads.
-        sequential = self.beside == 1 or (self.beside == -1 and not target.blas_on_pool())
-        beside = [SequentialBesideBlas()] if sequential else []
+        beside = [SequentialBesideBlas()] if target.sequential_beside_blas(self.beside) else []
         return beside + [OutlineParallelLoops(threads=self.threads), UpstreamPasses("func.func(scf-forall-to-for)")]

@@ -74,6 +74,13 @@ def blas_on_pool() -> bool:
     return share_with_openblas()
 
 
+def sequential_beside_blas(setting: int = -1) -> bool:
+    """Whether a function that calls BLAS runs its loops on one thread: a pass option's
+    `beside` setting, 1 always, 0 never, -1 where OpenBLAS keeps its own (spinning) workers
+    (not blas_on_pool)."""
+    return setting == 1 or (setting == -1 and not blas_on_pool())
+
+
 _DEFAULT_LLC_BYTES = 8 << 20
 
 

@@ -133,8 +133,9 @@ def libraries() -> str:
     # under mpiexec this also initialises MPI and loads libmpi, which a cached library
     # calling MPI_Allreduce needs before it is loaded.
     from ..distributed import process_count
-    from ..codegen.target import blas_on_pool  # decides whether loops beside BLAS calls run in parallel
-    return (f"blas={blas.name if blas else None};blas_on_pool={blas_on_pool()};libmvec={find_libmvec() is not None};"
+    from .parallel_runtime import share_with_openblas  # whether loops beside BLAS calls run in parallel
+    return (f"blas={blas.name if blas else None};blas_on_pool={share_with_openblas()};"
+            f"libmvec={find_libmvec() is not None};"
             f"processes={process_count()};forced_mpi={config.forced_mpi_collectives()}")
 
 
