@@ -94,3 +94,14 @@ def vector_bits(request, monkeypatch) -> int:
     Wider than the host is still correct code (LLVM splits the vectors)."""
     monkeypatch.setenv("MLC_VECTOR_BITS", str(request.param))
     return request.param
+
+
+@pytest.fixture(scope="module")
+def parallel_library():
+    """MLC's thread pool library (runtime/parallel_runtime.c), its entry points typed for
+    ctypes calls; the test is skipped where it cannot be built (no C compiler)."""
+    from mlc.runtime.parallel_runtime import load_parallel_runtime
+    library = load_parallel_runtime()
+    if library is None:
+        pytest.skip("the parallel runtime cannot be built here (no C compiler)")
+    return library

@@ -33,6 +33,9 @@ def c_compiler() -> str:
     raise LinkError("no C compiler (cc, gcc or clang) on PATH: it links compiled code into shared libraries")
 
 
+SHARED_FLAGS = ("-shared", "-fPIC", "-O2")  # every library link_shared builds
+
+
 def link_shared(objects: Sequence[str], output: str, exports: Iterable[str],
                 extra_args: Sequence[str] = ()) -> None:
     """Links `objects` (and C sources) into the shared library `output`, exporting only
@@ -40,7 +43,7 @@ def link_shared(objects: Sequence[str], output: str, exports: Iterable[str],
     with tempfile.NamedTemporaryFile("w", suffix=".map", delete=False) as script:
         script.write("{ global: " + "".join(f"{name}; " for name in exports) + "local: *; };\n")
     try:
-        command = [c_compiler(), "-shared", "-fPIC", "-O2", "-o", output, *objects,
+        command = [c_compiler(), *SHARED_FLAGS, "-o", output, *objects,
                    "-Wl,-Bsymbolic", f"-Wl,--version-script={script.name}", *extra_args]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import config
 from ..abi import PARALLEL_SYMBOL
-from .native_library import link_shared
+from .native_library import SHARED_FLAGS, link_shared
 
 SOURCE = Path(__file__).with_name("parallel_runtime.c")
 OPENBLAS_CALLBACK = "mlc_openblas_threads"
@@ -31,8 +31,15 @@ _OPENBLAS_SETTERS = ("scipy_openblas_set_threads_callback_function64_",
                      "openblas_set_threads_callback_function")
 
 
+_EXPORTS = (PARALLEL_SYMBOL, OPENBLAS_CALLBACK)
+_LINK_ARGS = ("-pthread",)
+
+
 def source_digest() -> str:
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
+    """Names the built library: its source and how it is linked (a change to either builds
+    a new one instead of loading a stale cached copy)."""
+    how = " ".join(SHARED_FLAGS + _EXPORTS + _LINK_ARGS)
+    return hashlib.sha256(SOURCE.read_bytes() + how.encode()).hexdigest()[:16]
 
 
 def _build_into(directory: Path, name: str) -> Path:
@@ -43,7 +50,7 @@ def _build_into(directory: Path, name: str) -> Path:
     os.close(fd)
     try:
         # (LinkError, a RuntimeError, without a C compiler or when it fails)
-        link_shared([str(SOURCE)], tmp, [PARALLEL_SYMBOL, OPENBLAS_CALLBACK], ["-pthread"])
+        link_shared([str(SOURCE)], tmp, _EXPORTS, _LINK_ARGS)
         os.chmod(tmp, 0o755)
         os.replace(tmp, directory / name)
     finally:
@@ -52,10 +59,20 @@ def _build_into(directory: Path, name: str) -> Path:
     return directory / name
 
 
+# The C signatures (parallel_runtime.c), for callers through ctypes:
+#   void body(void *context, int64_t block)          a parallel loop's body
+#   void dojob(int thread_num, void *job, int data)   one OpenBLAS job
+PARALLEL_BODY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64)
+OPENBLAS_JOB = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
+
+
 def _load(path: Path) -> ctypes.CDLL:
     library = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
-    getattr(library, PARALLEL_SYMBOL)  # AttributeError: not our library (a damaged file)
-    getattr(library, OPENBLAS_CALLBACK)
+    # AttributeError: not our library (a damaged file)
+    parallel_for, openblas = getattr(library, PARALLEL_SYMBOL), getattr(library, OPENBLAS_CALLBACK)
+    parallel_for.argtypes, parallel_for.restype = [PARALLEL_BODY, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64], None
+    openblas.argtypes = [ctypes.c_int, OPENBLAS_JOB, ctypes.c_int, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_int]
+    openblas.restype = None
     return library
 
 

@@ -16,24 +16,16 @@ import numpy as np
 import pytest
 
 from mlc.runtime.libraries import jit_shared_libraries
-from mlc.runtime.parallel_runtime import load_parallel_runtime, share_with_openblas
+from mlc.runtime.parallel_runtime import OPENBLAS_JOB as DOJOB
+from mlc.runtime.parallel_runtime import PARALLEL_BODY as BODY
+from mlc.runtime.parallel_runtime import share_with_openblas
 
-DOJOB = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
-BODY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64)
 JOB_SIZE = 24  # bytes per job record, as OpenBLAS passes sizeof(blas_queue_t)
 
 
 @pytest.fixture(scope="module")
-def runtime():
-    library = load_parallel_runtime()
-    if library is None:
-        pytest.skip("the parallel runtime cannot be built here (no C compiler)")
-    library.mlc_openblas_threads.argtypes = [ctypes.c_int, DOJOB, ctypes.c_int, ctypes.c_size_t,
-                                             ctypes.c_void_p, ctypes.c_int]
-    library.mlc_openblas_threads.restype = None
-    library.mlc_parallel_for.argtypes = [BODY, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
-    library.mlc_parallel_for.restype = None
-    return library
+def runtime(parallel_library):
+    return parallel_library
 
 
 def run_region(runtime, numjobs: int) -> list[tuple[int, int, int]]:

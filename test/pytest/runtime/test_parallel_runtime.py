@@ -10,20 +10,12 @@ from collections import Counter
 
 import pytest
 
-from mlc.runtime.parallel_runtime import load_parallel_runtime
-
-BODY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64)
+from mlc.runtime.parallel_runtime import PARALLEL_BODY as BODY
 
 
 @pytest.fixture(scope="module")
-def runtime():
-    library = load_parallel_runtime()
-    if library is None:
-        pytest.skip("the parallel runtime cannot be built here (no C compiler)")
-    fn = library.mlc_parallel_for
-    fn.argtypes = [BODY, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
-    fn.restype = None
-    return fn
+def runtime(parallel_library):
+    return parallel_library.mlc_parallel_for
 
 
 def run(runtime, blocks: int, threads: int, inner=None) -> Counter:
