@@ -267,7 +267,7 @@ void mlc_openblas_threads(int sync, openblas_dojob_fn dojob, int numjobs, size_t
     (void)sync;  /* every region is waited for (OpenBLAS asks for that anyway) */
     struct blas_region region = {dojob, jobs, job_size, dojob_data};
     if (numjobs <= 1) {
-        if (numjobs == 1) run_blas_job(&region, 0);
+        run_alone(run_blas_job, &region, numjobs);
         return;
     }
     pthread_once(&fork_handler_once, install_fork_handler);
