@@ -208,6 +208,7 @@ class DiskCache:
                 return
         key = self.key(fields)
         try:
+            self.root.mkdir(parents=True, exist_ok=True)  # again: someone may have removed it
             fd, object_path = tempfile.mkstemp(prefix="tmp-", suffix=".o", dir=self.root)
             os.close(fd)
             executable.engine.dump_to_object_file(object_path)

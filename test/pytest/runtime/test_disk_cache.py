@@ -115,6 +115,17 @@ def test_an_unusable_directory_warns_once_and_compiles(tmp_path, monkeypatch, wh
         _compile_here()  # no second warning
 
 
+def test_a_directory_removed_while_running_is_made_again(cache):
+    """`rm -rf` of the cache while a process uses it: the next store makes it again, no warning."""
+    import shutil
+    _compile_here()
+    shutil.rmtree(cache)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not _compile_here().cache_hit
+    assert len(_entries(cache)) == 1 and _compile_here().cache_hit
+
+
 def test_a_store_that_fails_warns_once(cache, monkeypatch):
     from mlc.runtime import native_library
 
