@@ -162,8 +162,8 @@ def compile_module(module: ir.Module, entry: str = "main", options: CompileOptio
     kept: dict[str, ir.Operation] = {}
     record = (lambda stage, m: kept.__setitem__(stage, m.operation.clone())) if keep else None
     run_stages(module, options, "llvm", source_name, record, verified)
-    executable = Executable.from_engine(module, entry, inputs, outputs, opt_level=options.opt_level,
-                                        enable_pic=cache is not None)
+    build = Executable.from_llvm if options.jit == "orc" else Executable.from_engine
+    executable = build(module, entry, inputs, outputs, opt_level=options.opt_level, keep_object=cache is not None)
     if cache is not None:
         cache.store(fields, executable)
     compilation = Compilation(executable, options, kept)

@@ -11,6 +11,8 @@ MLC_VECTOR_BITS=256|512  the vector register width code is generated for (defaul
                          code (LLVM splits the vectors), only slower; tests use it to cover
                          both AVX2 and AVX-512 code on any host.
 MLC_BLAS=0               no BLAS calls: every matmul runs MLC's generated code
+MLC_JIT=execution-engine compile LLVM IR with MLIR's ExecutionEngine (LLVM's whole -O
+                         pipeline) instead of MLC's pipeline and ORC (CompileOptions.jit)
 MLC_OPENBLAS_POOL=0      leave numpy's OpenBLAS on its own threads (by default, once MLC's
                          runtime loads, OpenBLAS runs its parallel jobs on MLC's pool:
                          runtime/parallel_runtime.c says why)
@@ -37,7 +39,7 @@ import contextlib
 import contextvars
 import os
 
-from .options import VECTOR_BITS, CompileOptions
+from .options import JITS, VECTOR_BITS, CompileOptions
 
 # The options of the compile running in this thread (passes run on the compiling thread).
 _ACTIVE: contextvars.ContextVar[CompileOptions | None] = contextvars.ContextVar("mlc_options", default=None)
@@ -56,7 +58,7 @@ def compiling_with(options: CompileOptions):
 def default_options() -> CompileOptions:
     """CompileOptions from the environment; a ValueError names a malformed variable."""
     return CompileOptions(threads=_env_num_threads(), vector_bits=_env_vector_bits(), blas=_env_blas(),
-                          collective_timeout=_env_collective_timeout())
+                          jit=_env_jit(), collective_timeout=_env_collective_timeout())
 
 
 def dump_dir() -> str | None:
@@ -107,6 +109,14 @@ def _env_vector_bits() -> int | None:
 
 def _env_blas() -> bool:
     return os.environ.get("MLC_BLAS", "1").strip() != "0"
+
+
+def _env_jit() -> str:
+    """MLC_JIT (default 'orc'); a ValueError names a bad value."""
+    value = os.environ.get("MLC_JIT", "").strip() or CompileOptions.jit
+    if value not in JITS:
+        raise ValueError(f"MLC_JIT must be one of {', '.join(JITS)}, got {value!r}")
+    return value
 
 
 def openblas_on_pool() -> bool:

@@ -8,8 +8,8 @@ libm, and glibc's libmvec when the code calls vector sin/cos): it is compiled ag
 export single-threaded unless `threads` asks for more (then MLC's thread pool,
 runtime/parallel_runtime.c, is linked into the library), without BLAS calls, and for a portable CPU
 (x86-64-v2 with 128-bit vectors) unless `cpu="native"` asks for this host's. The object
-code comes from LLVM's own tools (translate to LLVM IR, `opt -O`, `llc
--relocation-model=pic -mcpu=...`); a small generated C wrapper turns the plain pointers into
+code comes from the JIT's own LLVM path (runtime/llvm_backend.py: MLC's LLVM pipeline,
+position-independent code for the chosen CPU); a small generated C wrapper turns the plain pointers into
 the memref descriptors of MLC's calling convention (mlc.abi), and the system C compiler links
 both, exporting only `name`.
 """
@@ -20,7 +20,6 @@ import dataclasses
 import os
 import platform
 import re
-import subprocess
 import tempfile
 
 import numpy as np
@@ -33,7 +32,7 @@ from .context import thread_context
 from .diagnostics import parse_module
 from .options import CompileOptions
 from .runtime.executable import describe
-from .runtime.libraries import llvm_tool
+from .runtime.llvm_backend import LLVMError, object_code
 from .runtime.memref import TensorSpec
 from .runtime import parallel_runtime
 from .runtime.native_library import LinkError, link_shared, runtime_dependencies
@@ -114,17 +113,16 @@ def _defined_symbols(module: ir.Module) -> set[str]:
 
 
 def _object_code(llvm_ir: str, tmp: str, cpu: str, opt_level: int) -> str:
-    source, optimized, obj = (os.path.join(tmp, n) for n in ("module.ll", "module.opt.ll", "module.o"))
-    with open(source, "w") as f:
-        f.write(llvm_ir)
-    level = f"-O{opt_level}"
-    for command in ([str(llvm_tool("opt")), level, f"-mcpu={cpu}", "-S", source, "-o", optimized],
-                    [str(llvm_tool("llc")), level, f"-mcpu={cpu}", "-relocation-model=pic",
-                     "-filetype=obj", optimized, "-o", obj]):
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise ExportError(f"{os.path.basename(command[0])} failed: {done.stderr.strip()[:2000]}")
-    return obj
+    """Writes the module's object code (MLC's LLVM pipeline, position independent) for `cpu`
+    ('native': the host's CPU and features) into `tmp`; returns its path."""
+    try:
+        code = object_code(llvm_ir, opt_level, None if cpu == "native" else cpu)
+    except LLVMError as e:
+        raise ExportError(f"LLVM failed on the exported module: {e}") from None
+    path = os.path.join(tmp, "module.o")
+    with open(path, "wb") as f:
+        f.write(code)
+    return path
 
 
 def c_type(dtype) -> str:

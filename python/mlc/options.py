@@ -15,6 +15,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 VECTOR_BITS = (128, 256, 512)
+JITS = ("orc", "execution-engine")
 
 
 def _doc(text: str, flag: str, **argparse_kwargs) -> dict:
@@ -46,6 +47,11 @@ class CompileOptions:
         "multiply-adds but f32 on 512-bit vectors, or 2^22 with at most 8 rows, or a "
         "vector-matrix product: mlc-blas, benchmarks/results/gemm.md) when the library is there; False "
         "runs MLC's own packed GEMM kernel for those too.", "--blas"))
+    jit: str = field(default="orc", metadata=_doc(
+        "How LLVM IR becomes code in memory. 'orc': MLC's LLVM pipeline through LLVM's C "
+        "API, then ORC's LLJIT (runtime/llvm_backend.py); 'execution-engine': MLIR's "
+        "ExecutionEngine with LLVM's whole -O pipeline (slower to compile; the reference "
+        "the tests compare against).", "--jit", choices=JITS))
     collective_timeout: float = field(default=300.0, metadata=_doc(
         "Seconds a compiled collective (psum, all_gather, ...) may wait for the other "
         "processes before it aborts the whole job with a message naming this process and "
@@ -68,6 +74,8 @@ class CompileOptions:
             raise ValueError(f"collective_timeout must be a number of seconds >= 0, got {self.collective_timeout!r}")
         if not isinstance(self.combine_threshold_bytes, int) or self.combine_threshold_bytes < 0:
             raise ValueError(f"combine_threshold_bytes must be an integer >= 0, got {self.combine_threshold_bytes!r}")
+        if self.jit not in JITS:
+            raise ValueError(f"jit must be one of {', '.join(map(repr, JITS))}, got {self.jit!r}")
         for name in ("fusion", "blas"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")

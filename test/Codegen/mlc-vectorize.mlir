@@ -65,6 +65,34 @@ func.func @lane_sum(%x: memref<100x16xf32>, %acc: memref<16xf32>) {
 
 // -----
 
+// A column sum over rows of 777 (not a multiple of the vector length): the tile loop is
+// peeled, so the 768 columns of whole vectors are read and written without masks and only
+// the last 9 columns are masked (constant masks, made once).
+// CHECK-LABEL: func @column_sum_peeled
+// CHECK-NOT: vector.create_mask
+// CHECK: vector.constant_mask [9] : vector<[[$F32]]xi1>
+// CHECK: scf.for %{{.*}} = %c0 to %c768 step %c[[$F32]]
+// CHECK-NOT: vector.constant_mask
+// CHECK:   vector.transfer_read %{{[^,]*}}[%c0, %c0], %{{[^,]*}} {in_bounds = [true]} : memref<1x[[$F32]]xf32
+// CHECK:   arith.addf {{.*}} : vector<[[$F32]]xf32>
+// CHECK: }
+// CHECK: vector.transfer_read {{.*}} : memref<1x9xf32
+// CHECK-NOT: vector.create_mask
+// CHECK: return
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#lanes = affine_map<(d0, d1) -> (d1)>
+func.func @column_sum_peeled(%x: memref<100x777xf32>, %acc: memref<777xf32>) {
+  linalg.generic {indexing_maps = [#rows, #lanes], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<100x777xf32>) outs(%acc : memref<777xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %r = arith.addf %a, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // f64 gets half the lanes (8 or 16); a row of 20 is a multiple of neither, so the row
 // emitter ends it with one short vector of the 4 elements left (no masked loads and stores).
 // CHECK-LABEL: func @masked_f64

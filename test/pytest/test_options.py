@@ -35,7 +35,8 @@ def test_every_field_has_a_docstring_and_a_flag():
 
 @pytest.mark.parametrize("changes, message", [
     (dict(opt_level=7), "opt_level must be 0..3"), (dict(threads=0), "threads must be a positive"),
-    (dict(vector_bits=300), "vector_bits must be one of"), (dict(fusion="no"), "fusion must be a bool")])
+    (dict(vector_bits=300), "vector_bits must be one of"), (dict(fusion="no"), "fusion must be a bool"),
+    (dict(jit="mcjit"), "jit must be one of 'orc', 'execution-engine'")])
 def test_bad_values_are_clear_errors(changes, message):
     with pytest.raises(ValueError, match=message):
         CompileOptions(**changes)
@@ -45,7 +46,12 @@ def test_defaults_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("MLC_NUM_THREADS", "1")
     monkeypatch.setenv("MLC_VECTOR_BITS", "512")
     monkeypatch.setenv("MLC_BLAS", "0")
-    assert config.default_options() == CompileOptions(threads=1, vector_bits=512, blas=False)
+    monkeypatch.setenv("MLC_JIT", "execution-engine")
+    assert config.default_options() == CompileOptions(threads=1, vector_bits=512, blas=False,
+                                                      jit="execution-engine")
+    monkeypatch.setenv("MLC_JIT", "lli")
+    with pytest.raises(ValueError, match="MLC_JIT must be one of orc, execution-engine, got 'lli'"):
+        config.default_options()
 
 
 def test_settings_answer_from_the_running_compile(monkeypatch):

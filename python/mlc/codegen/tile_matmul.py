@@ -54,7 +54,7 @@ from .blas import compute_type, strategy
 from .contraction import Contraction, match_contraction, register_tile, remainders
 from .loops import inside_parallel_loop
 from .target import num_threads, vector_register_bits
-from .transform_script import apply_transform_script, drop_attributes, script_module
+from .transform_script import PEELED_SIZES, apply_transform_script, drop_attributes, script_module
 
 _TAG = "mlc.tile_matmul"
 _EPILOGUE = "mlc.tile_epilogue"
@@ -169,18 +169,10 @@ def _plan_steps(i: int, plan: _Plan) -> tuple[list[str], list[str]]:
     return steps, vector_steps
 
 
-_PEEL_CANONICALIZATION = """%peeled_funcs = transform.structured.match ops{["func.func"]} in %root
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %peeled_funcs {
-      transform.apply_patterns.linalg.tiling_canonicalization
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op"""
-
-
 def _script(plans: list[_Plan]) -> str:
     phases = [_plan_steps(i, plan) for i, plan in enumerate(plans)]
     if any(plan.peel for plan in plans):  # tile all, fold the peeled tiles' sizes, vectorize all
-        steps = [step for tiling, _ in phases for step in tiling] + [_PEEL_CANONICALIZATION] + \
+        steps = [step for tiling, _ in phases for step in tiling] + [PEELED_SIZES] + \
                 [step for _, vectorizing in phases for step in vectorizing]
     else:
         steps = [step for tiling, vectorizing in phases for step in tiling + vectorizing]

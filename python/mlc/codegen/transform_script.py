@@ -9,6 +9,16 @@ from mlir.dialects.transform import interpreter
 from ..transforms.pass_base import PassError
 
 
+# After transform.loop.peel: the main loop's tile sizes become constants (affine.min
+# folded), so the ops inside it are vectorized without masks.
+PEELED_SIZES = """%peeled_funcs = transform.structured.match ops{["func.func"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %peeled_funcs {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op"""
+
+
 def script_module(steps: str, after: str) -> str:
     """A transform module whose @__transform_main runs `steps` on %root, then binds %funcs
     (every func.func) for `after` (the pattern applications that clean up behind them)."""

@@ -51,7 +51,7 @@ from .loops import for_range, forall, inside_parallel_loop, nested_for
 from .parallel import body_cost, chunk_size, worth_parallel, worth_work
 from .row_fusion import TAG as ROW_FUSION_TAG
 from .target import last_level_cache_bytes, num_threads, vector_register_bits
-from .transform_script import apply_transform_script, drop_attributes, script_module
+from .transform_script import PEELED_SIZES, apply_transform_script, drop_attributes, script_module
 from .views import view_root
 
 _TAG = "mlc.vectorize"
@@ -234,32 +234,55 @@ def _loop_extent(op, types, dim: int) -> int | None:
 
 def _transform_script(tilings: list[Tiling]) -> str:
     """A transform-dialect module that tiles and vectorizes the ops tagged with each tiling's
-    index, then cleans up: unit dims dropped, reductions lowered, accumulators hoisted."""
-    steps = []
+    index, then cleans up: unit dims dropped, reductions lowered, accumulators hoisted.
+
+    A tiled innermost loop whose extent is not a multiple of the vector length is peeled:
+
+        scf.for %j = 0 to 777 step 16 { %n = affine.min(16, 777 - %j); masked vectors of %n }
+      ->
+        scf.for %j = 0 to 768 step 16 { whole vectors }   (the mask folds away)
+        scf.for %j = 768 to 777 step 16 { masked vectors of 9 }
+
+    so only the last tile pays for masks (on AVX2 a masked load or store is a vmaskmov, and
+    the mask is made again per tile). The peeled ops are vectorized after every op is tiled
+    and the peeled loops' sizes are folded; they are found again by their tags."""
+    tiling_steps, vector_steps, peeled = [], [], False
     for k, tiling in enumerate(tilings):
         match = (f'%g{k} = transform.structured.match ops{{["linalg.generic"]}} '
                  f'attributes{{{_TAG} = {k} : i64}} in %root : (!transform.any_op) -> !transform.any_op')
-        steps.append(match)
+        tiling_steps.append(match)
         target = f"%g{k}"
         tile_sizes = tiling.tile_sizes
         if tiling.parallel_tile:  # the outermost loop as an scf.forall, then the rest as below
             outer = ", ".join([str(tiling.parallel_tile)] + ["0"] * (len(tile_sizes) - 1))
-            steps.append(f"%p{k}, %forall{k} = transform.structured.tile_using_forall %g{k} "
-                         f"tile_sizes [{outer}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)")
+            tiling_steps.append(f"%p{k}, %forall{k} = transform.structured.tile_using_forall %g{k} "
+                                f"tile_sizes [{outer}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)")
             target = f"%p{k}"
             if len(tile_sizes) > 1:
                 tile_sizes = (0,) + tile_sizes[1:]
         loops = sum(1 for s in tile_sizes if s)
+        peel = False
         if loops:
             results = ", ".join(["!transform.any_op"] * (loops + 1))
             sizes = ", ".join(map(str, tile_sizes))
             loop_handles = f"%l{k}:{loops}" if loops > 1 else f"%l{k}"
-            steps.append(f"%t{k}, {loop_handles} = transform.structured.tile_using_for {target} "
-                         f"tile_sizes [{sizes}] : (!transform.any_op) -> ({results})")
+            tiling_steps.append(f"%t{k}, {loop_handles} = transform.structured.tile_using_for {target} "
+                                f"tile_sizes [{sizes}] : (!transform.any_op) -> ({results})")
             target = f"%t{k}"
+            # a masked innermost tile loop (not a 1-D kernel's chunks, whose ends vary)
+            peel = tiling.vector_sizes is not None and not tiling.parallel_tile and tile_sizes[-1] > 0
+        if peel:
+            innermost = f"%l{k}#{loops - 1}" if loops > 1 else f"%l{k}"
+            tiling_steps += [f'%s{k} = transform.cast {innermost} : !transform.any_op to !transform.op<"scf.for">',
+                             f"%pm{k}, %pr{k} = transform.loop.peel %s{k} "
+                             f': (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)']
+            vector_steps.append(match.replace(f"%g{k} =", f"%v{k} =", 1))
+            target, peeled = f"%v{k}", True
         vector_sizes = (f" vector_sizes [{', '.join(map(str, tiling.vector_sizes))}]"
                         if tiling.vector_sizes else "")
-        steps.append(f"transform.structured.vectorize {target}{vector_sizes} : !transform.any_op")
+        (vector_steps if peel else tiling_steps).append(
+            f"transform.structured.vectorize {target}{vector_sizes} : !transform.any_op")
+    steps = tiling_steps + ([PEELED_SIZES] if peeled else []) + vector_steps
     body = "\n    ".join(steps)
     return script_module(body, """transform.apply_patterns to %funcs {
       transform.apply_patterns.vector.lower_masked_transfers

@@ -8,7 +8,7 @@ version and source hash, the MLIR/LLVM wheels, the runtime libraries found, and 
 CPU's model and features (fingerprint.py). Value: `<key>.json` (the fields, the
 signature, the scratch size, whether it runs parallel loops, the runtime libraries it needs
 and its library's name, size and sha256) and `<key>.<sha256>.so`, linked from the
-ExecutionEngine's position-independent object code.
+position-independent object code the compile linked in memory (Executable.object_code).
 
 Robustness: every file is written to a temporary name and renamed into place, library
 first, so a reader sees a whole entry or none; a library's name carries its hash, so two
@@ -45,13 +45,14 @@ import numpy as np
 from mlir import ir, passmanager
 
 from .. import config
+from ..abi import c_interface
 from ..options import CompileOptions
 from . import native_library
 from .executable import Executable
 from .fingerprint import environment_fields
 from .memref import TensorSpec
 
-FORMAT = 1
+FORMAT = 2  # 2: libraries export the C interface (1: the ExecutionEngine's packed wrapper)
 log = logging.getLogger("mlc")
 _WARNED = set()
 _STALE_TMP_SECONDS = 3600
@@ -196,9 +197,9 @@ class DiskCache:
 
     # --- store ------------------------------------------------------------------------------
     def store(self, fields: dict[str, str], executable: Executable) -> None:
-        """Writes `executable` (made with Executable.from_engine(..., enable_pic=True)) in the
-        background: its object code is taken now, the link and the writes run on a thread."""
-        if not self.usable or executable.engine is None:
+        """Writes `executable` (compiled with keep_object=True) in the background: its object
+        code is written now, the link and the writes run on a thread."""
+        if not self.usable or executable.object_code is None:
             return
         with self._lock:
             stores = self._writer_queue()
@@ -211,9 +212,8 @@ class DiskCache:
             self.root.mkdir(parents=True, exist_ok=True)  # again: someone may have removed it
             fd, object_path = tempfile.mkstemp(prefix="tmp-", suffix=".o", dir=self.root)
             os.close(fd)
-            executable.engine.dump_to_object_file(object_path)
-            if not os.path.getsize(object_path):
-                raise OSError("the engine wrote an empty object file")
+            with open(object_path, "wb") as f:
+                f.write(executable.object_code)
         except (OSError, RuntimeError) as e:
             _warn_once(f"directory {self.root} is not writable", e)
             return
@@ -253,7 +253,7 @@ class DiskCache:
         tmp_library = f"{object_path[:-2]}.so"
         try:
             native_library.link_shared([object_path], tmp_library,
-                                       [f"_mlir__mlir_ciface_{meta['entry']}"])
+                                       [c_interface(meta["entry"])])
             data = Path(tmp_library).read_bytes()
             digest = _digest(data)
             meta.update(library=f"{key}.{digest[:16]}.so", library_size=len(data), library_sha256=digest)

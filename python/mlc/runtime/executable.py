@@ -2,8 +2,8 @@
 
 The function was lowered in destination-passing style: its results are trailing memref
 arguments. A call checks the arguments against the signature, allocates the results with
-numpy, stores the data pointers into prebuilt descriptors and calls the packed C interface
-(`_mlir__mlir_ciface_<entry>`, which takes an array of pointers to the argument slots).
+numpy, stores the data pointers into prebuilt descriptors and calls the C interface
+(`_mlir_ciface_<entry>`, one descriptor pointer per argument, see mlc.abi).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import tempfile
 import threading
 import weakref
 from dataclasses import dataclass
@@ -20,12 +21,11 @@ import numpy as np
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
-from ..abi import PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface, packed_interface
+from ..abi import PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface
 from .buffer_pool import POOL, aligned_bytes
 from .libraries import jit_shared_libraries, keep_forever
+from .llvm_backend import JitLinked, LLVMError, object_code
 from .memref import TensorSpec, checked_argument, data_pointer, make_descriptor
-
-_PACKED_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 # Every live Executable. In a fork() child they are never destroyed: an ExecutionEngine's
 # destructor joins JIT worker threads that exist only in the parent, and crashes.
@@ -43,9 +43,9 @@ os.register_at_fork(after_in_child=_keep_parents_executables)
 class Executable:
     """A compiled entry function. Call it with numpy arrays; it returns numpy arrays.
 
-    Made from an ExecutionEngine (`from_engine`, a compile in this process) or from a
-    shared library (`from_library`, the persistent cache); both call the same packed C
-    interface (see mlc.abi)."""
+    Made from object code linked in this process (`from_llvm`, a compile), an
+    ExecutionEngine (`from_engine`, CompileOptions(jit="execution-engine")) or a shared
+    library (`from_library`, the persistent cache); all call the same C interface."""
 
     def __init__(self, address: int, entry: str, inputs: Sequence[TensorSpec],
                  outputs: Sequence[TensorSpec], scratch_bytes: int | None = None, parallel: bool = False,
@@ -55,8 +55,8 @@ class Executable:
         self.outputs = tuple(outputs)
         self.scratch_bytes = scratch_bytes
         self.parallel = parallel  # runs parallel loops on MLC's thread pool (runtime/parallel_runtime.c)
-        self._owner = owner  # what keeps the code mapped: an ExecutionEngine (and its module) or a CDLL
-        self._fn = _PACKED_FN(address)
+        self._owner = owner  # what keeps the code mapped: a JitLinked, an ExecutionEngine (and its module) or a CDLL
+        self.object_code: bytes | None = None  # the PIC object it was linked from (the cache stores it)
         self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
         self._output_bytes = [math.prod(s.shape) * s.dtype.itemsize for s in self.outputs]
         self._scratch = aligned_bytes(scratch_bytes) if scratch_bytes is not None else None
@@ -65,24 +65,47 @@ class Executable:
             scratch.allocated = scratch.aligned = data_pointer(self._scratch)
             self._descriptors.append(scratch)
         n = len(self._descriptors)
-        # slot i holds a pointer to descriptor i; the packed array holds pointers to the slots.
-        self._slots = (ctypes.c_void_p * n)(*[ctypes.addressof(d) for d in self._descriptors])
-        base = ctypes.addressof(self._slots)
-        self._packed = (ctypes.c_void_p * n)(*[base + i * ctypes.sizeof(ctypes.c_void_p)
-                                               for i in range(n)])
+        self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
+        self._arguments = tuple(ctypes.addressof(d) for d in self._descriptors)
         self._lock = threading.Lock()  # the descriptors are shared by all calls
         _LIVE.add(self)
 
     @classmethod
+    def from_llvm(cls, llvm_module: ir.Module, entry: str, inputs: Sequence[TensorSpec],
+                  outputs: Sequence[TensorSpec], opt_level: int = 2, keep_object: bool = False
+                  ) -> "Executable":
+        """Compiles `llvm_module` (the `llvm` stage) to object code with MLC's LLVM pipeline
+        (runtime/llvm_backend.py) and links it into this process. keep_object: keep the
+        object in `.object_code` (for the persistent cache's library)."""
+        from mlir.dialects.llvm import translate_module_to_llvmir
+        info = describe(llvm_module, entry)
+        llvm_ir = str(translate_module_to_llvmir(llvm_module.operation))
+        jit_shared_libraries()  # what the code calls is loaded before it is linked
+        try:
+            code = object_code(llvm_ir, opt_level)
+            linked = JitLinked(code)
+            address = linked.address(c_interface(entry))
+        except LLVMError as e:
+            raise RuntimeError(_lookup_failure(entry, info.externals, str(e))) from None
+        llvm_module.context.enable_multithreading(False)  # see from_engine
+        executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel, owner=linked)
+        executable.externals = info.externals
+        executable.object_code = code if keep_object else None
+        return executable
+
+    @classmethod
     def from_engine(cls, llvm_module: ir.Module, entry: str, inputs: Sequence[TensorSpec],
-                    outputs: Sequence[TensorSpec], opt_level: int = 2, enable_pic: bool = False
+                    outputs: Sequence[TensorSpec], opt_level: int = 2, keep_object: bool = False
                     ) -> "Executable":
-        """JIT-compiles `llvm_module` (the `llvm` stage). With enable_pic the engine's object
-        code is position independent, so `engine.dump_to_object_file` can make a shared library."""
+        """JIT-compiles `llvm_module` (the `llvm` stage) with MLIR's ExecutionEngine (LLVM's
+        -O<opt_level> pipeline). keep_object: as from_llvm (the engine's object is then
+        position independent)."""
         info = describe(llvm_module, entry)
         engine = ExecutionEngine(llvm_module, opt_level=opt_level, shared_libs=jit_shared_libraries(),
-                                 enable_pic=enable_pic)
-        address = engine.raw_lookup(c_interface(entry))  # the engine prepends `_mlir_`: the packed form
+                                 enable_pic=keep_object)
+        # raw_lookup(name) finds `_mlir_<name>`: the C interface itself, not the engine's
+        # packed wrapper of it, is `_mlir_` + "ciface_" + entry.
+        address = engine.raw_lookup(c_interface(entry)[len("_mlir_"):])
         if not address:
             raise RuntimeError(_lookup_failure(entry, info.externals))
         # Compiling is over: stop the context's pass-manager threads. Otherwise every cached
@@ -92,6 +115,12 @@ class Executable:
         executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel,
                          owner=(engine, llvm_module))  # the engine refers to IR owned by the module's context
         executable.externals = info.externals
+        if keep_object:
+            with tempfile.TemporaryDirectory(prefix="mlc-object-") as tmp:
+                path = os.path.join(tmp, "module.o")
+                engine.dump_to_object_file(path)
+                with open(path, "rb") as f:
+                    executable.object_code = f.read()
         return executable
 
     @classmethod
@@ -101,9 +130,9 @@ class Executable:
         """The entry of a shared library made from an engine's object code (its runtime
         dependencies loaded first, see native_library.load)."""
         try:
-            function = getattr(library, packed_interface(entry))
+            function = getattr(library, c_interface(entry))
         except AttributeError:
-            raise RuntimeError(f"the library has no packed C interface for '{entry}'") from None
+            raise RuntimeError(f"the library has no C interface for '{entry}'") from None
         address = ctypes.cast(function, ctypes.c_void_p).value
         return cls(address, entry, inputs, outputs, scratch_bytes, parallel, owner=library)
 
@@ -139,18 +168,18 @@ class Executable:
         with self._lock:
             for desc, array in zip(self._descriptors, arrays + results):
                 desc.allocated = desc.aligned = data_pointer(array)
-            self._fn(self._packed)
+            self._fn(*self._arguments)
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def _lookup_failure(entry: str, externals: tuple[str, ...]) -> str:
-    """Why the engine found no entry: usually a function the code calls that no loaded
+def _lookup_failure(entry: str, externals: tuple[str, ...], llvm_message: str = "") -> str:
+    """Why the JIT found no entry: usually a function the code calls that no loaded
     library defines (the JIT then drops the whole module). Every library MLC links against
-    is loaded RTLD_GLOBAL, so the process's own symbol table is what the engine searched."""
+    is loaded RTLD_GLOBAL, so the process's own symbol table is what the JIT searched."""
     process = ctypes.CDLL(None)
     missing = [name for name in externals if not hasattr(process, name)]
     if not missing:
-        return f"the compiled module has no C interface for '{entry}'"
+        return f"the compiled module has no C interface for '{entry}'" + (f" ({llvm_message})" if llvm_message else "")
     hint = ""
     if any(name.startswith("MPI_") for name in missing):
         hint = (" (the code has MPI collectives: launch the program with mpiexec and call "

@@ -62,7 +62,16 @@ def jit_shared_libraries() -> list[str]:
     find_blas()
     share_with_openblas()
     find_libmvec()
-    return [str(runtime_library("mlir_c_runner_utils"))]
+    return [_load_runner_utils()]
+
+
+@functools.cache
+def _load_runner_utils() -> str:
+    """MLIR's C runner utilities (memrefCopy, ...), loaded RTLD_GLOBAL for code linked by
+    runtime/llvm_backend.py; the ExecutionEngine also takes the path."""
+    path = str(runtime_library("mlir_c_runner_utils"))
+    ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+    return path
 
 
 _BLAS_SYMBOL = "scipy_cblas_sgemm64_"

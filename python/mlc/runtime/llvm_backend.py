@@ -1,0 +1,156 @@
+"""LLVM IR -> object code -> code in memory, through LLVM's C API (runtime/llvm_c.py).
+
+    object_code(llvm_ir, opt_level, cpu)   parse, run MLC's LLVM pipeline, emit a PIC object
+    JitLinked(object_code)                 ORC's LLJIT links it in this process; .address(symbol)
+
+The same object feeds the JIT, the persistent cache's shared library and an exported
+library. Why not MLIR's ExecutionEngine (kept as CompileOptions(jit="execution-engine")):
+it runs LLVM's whole -O2 pipeline, which re-does what MLC's passes did (vectorization,
+unrolling, ~8 InstCombine runs over the inlined math polynomials) and cost 40-60% of
+LLVM's time; its pipeline cannot be chosen from Python; and it holds the GIL throughout.
+
+LLVM_PIPELINES: what runs on the IR per opt_level. At 1 and 2 MLC's own pipeline: MLC's
+passes already tiled, vectorized and unrolled the code (mlc-cpu-codegen, mlc-unroll-budget),
+so LLVM is asked for what only it can do on the flat IR: inline the math helpers
+(always-inline), promote the few stack slots (sroa), fold and clean up the lowering's
+address arithmetic and constants (early-cse, instcombine, simplifycfg), rotate loops and
+hoist their invariants (loop-rotate, licm), fully unroll small constant loops where
+mlc-unroll-budget allows (loop-unroll-full), remove redundant loads (gvn), and vectorize
+the scalar loops MLC leaves (loop-vectorize). The last two are there for code MLC does not
+vectorize itself: the packed GEMM's transposed A-panel copy (six rows interleaved; a
+(512,512)x(512,64) product runs 1.4x slower without loop-vectorize) and pooling windows
+(a 3x3 max pool is 16x slower unless its window loops are unrolled and the channel loop
+vectorized). Left out: partial unrolling (loop-unroll<O2>: layer_norm 4096x1024 3% faster,
+its first call 15% slower) and the SLP vectorizer (no gain measured). At 3, LLVM's whole
+-O3 pipeline; the tests compare these pipelines' results with the ExecutionEngine's.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import functools
+import threading
+
+from . import llvm_c
+from .llvm_c import LLVMError
+
+_CLEANUP = ("function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"
+            "loop-mssa(loop-rotate,licm),loop(indvars,loop-deletion,loop-unroll-full),gvn,loop-vectorize,"
+            "instcombine<no-verify-fixpoint>,simplifycfg)")
+LLVM_PIPELINES = {
+    0: "always-inline",
+    1: "always-inline," + _CLEANUP,
+    2: "always-inline," + _CLEANUP,
+    3: "default<O3>",
+}
+
+
+@functools.cache
+def host_cpu() -> tuple[str, str]:
+    """(LLVM's name of the host CPU, its feature string): what the JIT compiles for."""
+    lib = llvm_c.library()
+    return lib.take_message(lib.GetHostCPUName()), lib.take_message(lib.GetHostCPUFeatures())
+
+
+@functools.cache
+def _target() -> tuple[bytes, int]:
+    lib = llvm_c.library()
+    triple = lib.take_message(lib.GetDefaultTargetTriple()).encode()
+    target, message = ctypes.c_void_p(), ctypes.c_void_p()
+    if lib.GetTargetFromTriple(triple, ctypes.byref(target), ctypes.byref(message)):
+        raise LLVMError(lib.take_message(message))
+    return triple, target.value
+
+
+def object_code(llvm_ir: str, opt_level: int = 2, cpu: str | None = None, features: str | None = None,
+                pipeline: str | None = None) -> bytes:
+    """The position-independent object code of `llvm_ir` (textual LLVM IR) for `cpu` with
+    `features` (default: the host's; a named CPU alone takes that CPU's features), after
+    `pipeline` (default: LLVM_PIPELINES[opt_level]). LLVMError on invalid IR or pipeline."""
+    lib = llvm_c.library()
+    triple, target = _target()
+    if cpu is None:
+        cpu, host_features = host_cpu()
+        features = host_features if features is None else features
+    machine = lib.CreateTargetMachine(target, triple, cpu.encode(), (features or "").encode(),
+                                      llvm_c.CODEGEN_LEVEL[opt_level], llvm_c.RELOC_PIC,
+                                      llvm_c.CODE_MODEL_DEFAULT)
+    context = lib.ContextCreate()
+    try:
+        module = _parse(lib, context, llvm_ir)
+        layout = lib.CreateTargetDataLayout(machine)
+        lib.SetModuleDataLayout(module, layout)
+        lib.DisposeTargetData(layout)
+        lib.SetTarget(module, triple)
+        options = lib.CreatePassBuilderOptions()
+        try:
+            lib.check(lib.RunPasses(module, (pipeline or LLVM_PIPELINES[opt_level]).encode(), machine, options))
+        finally:
+            lib.DisposePassBuilderOptions(options)
+        message, buffer = ctypes.c_void_p(), ctypes.c_void_p()
+        if lib.TargetMachineEmitToMemoryBuffer(machine, module, llvm_c.OBJECT_FILE,
+                                               ctypes.byref(message), ctypes.byref(buffer)):
+            raise LLVMError(lib.take_message(message))
+        try:
+            return ctypes.string_at(lib.GetBufferStart(buffer), lib.GetBufferSize(buffer))
+        finally:
+            lib.DisposeMemoryBuffer(buffer)
+    finally:
+        lib.ContextDispose(context)  # and the module it owns
+        lib.DisposeTargetMachine(machine)
+
+
+def _parse(lib, context, llvm_ir: str):
+    data = llvm_ir.encode()
+    buffer = lib.CreateMemoryBufferWithMemoryRangeCopy(data, len(data), b"mlc")
+    module, message = ctypes.c_void_p(), ctypes.c_void_p()
+    if lib.ParseIRInContext(context, buffer, ctypes.byref(module), ctypes.byref(message)):  # takes the buffer
+        raise LLVMError(f"invalid LLVM IR: {lib.take_message(message)}")
+    return module
+
+
+# At interpreter exit LLVM's own static destructors may already have run when the last
+# JitLinked objects are collected: their code is then left mapped instead of freed.
+_EXITING = threading.Event()
+atexit.register(_EXITING.set)
+
+
+@llvm_c.ERROR_REPORTER
+def _DROP_ERROR(context, error):  # noqa: N802 - a C callback, alive as long as the module
+    llvm_c.library().ConsumeError(error)
+
+
+class JitLinked:
+    """Object code linked into this process by its own ORC LLJIT (external symbols resolve
+    against the libraries loaded RTLD_GLOBAL, see libraries.jit_shared_libraries). The code
+    stays mapped while this object lives."""
+
+    def __init__(self, code: bytes):
+        lib = llvm_c.library()
+        jit = ctypes.c_void_p()
+        lib.check(lib.OrcCreateLLJIT(ctypes.byref(jit), lib.OrcCreateLLJITBuilder()))  # takes the builder
+        self._jit = jit.value
+        # A missing symbol fails the lookup, whose error names it: not printed to stderr too.
+        lib.OrcExecutionSessionSetErrorReporter(lib.OrcLLJITGetExecutionSession(self._jit),
+                                                ctypes.cast(_DROP_ERROR, ctypes.c_void_p), None)
+        dylib = lib.OrcLLJITGetMainJITDylib(self._jit)
+        generator = ctypes.c_void_p()
+        lib.check(lib.OrcCreateDynamicLibrarySearchGeneratorForProcess(
+            ctypes.byref(generator), lib.OrcLLJITGetGlobalPrefix(self._jit), None, None))
+        lib.OrcJITDylibAddGenerator(dylib, generator)  # takes the generator
+        buffer = lib.CreateMemoryBufferWithMemoryRangeCopy(code, len(code), b"mlc-object")
+        lib.check(lib.OrcLLJITAddObjectFile(self._jit, dylib, buffer))  # takes the buffer
+
+    def address(self, symbol: str) -> int:
+        """The address of `symbol` (linking the object on first lookup); LLVMError naming
+        what is missing when the object calls a function no loaded library defines."""
+        lib = llvm_c.library()
+        address = ctypes.c_uint64()
+        lib.check(lib.OrcLLJITLookup(self._jit, ctypes.byref(address), symbol.encode()))
+        return address.value
+
+    def __del__(self):
+        jit, self._jit = getattr(self, "_jit", None), None
+        if jit and not _EXITING.is_set():
+            llvm_c.library().check(llvm_c.library().OrcDisposeLLJIT(jit))

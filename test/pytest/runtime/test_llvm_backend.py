@@ -1,0 +1,132 @@
+"""runtime/llvm_backend.py: LLVM IR -> object code -> code in memory through LLVM's C API,
+checked on hand-written LLVM IR and, for whole programs, against MLIR's ExecutionEngine
+(CompileOptions(jit="execution-engine"), LLVM's own -O2 pipeline) as the oracle."""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+
+import numpy as np
+import pytest
+
+import mlc
+import mlc.lax as lax
+import mlc.nn as mnn
+import mlc.numpy as mnp
+from mlc.options import CompileOptions
+from mlc.codegen import target
+from mlc.runtime import llvm_backend
+from mlc.runtime.libraries import llvm_tool
+from mlc.runtime.llvm_backend import JitLinked, LLVMError, object_code
+
+ADD_ONE = """
+define i32 @add_one(i32 %x) {
+  %y = add i32 %x, 1
+  ret i32 %y
+}
+"""
+
+
+@pytest.mark.parametrize("opt_level", sorted(llvm_backend.LLVM_PIPELINES))
+def test_every_pipeline_links_and_runs(opt_level):
+    code = object_code(ADD_ONE, opt_level)
+    assert code[:4] == b"\x7fELF"
+    linked = JitLinked(code)
+    add_one = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(linked.address("add_one"))
+    assert add_one(41) == 42 and add_one(-1) == 0
+
+
+def test_a_named_cpu_compiles_for_that_cpu(tmp_path):
+    """The export's portable level: an x86-64-v2 object has no AVX instructions, whatever the host."""
+    vector = """
+    define void @scale(ptr %p) {
+      %v = load <8 x float>, ptr %p, align 4
+      %w = fmul <8 x float> %v, splat (float 2.0)
+      store <8 x float> %w, ptr %p, align 4
+      ret void
+    }
+    """
+    import platform
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("x86 CPU names")
+    code = object_code(vector, 2, "x86-64-v2")
+    buffer = (ctypes.c_float * 8)(*range(8))
+    linked = JitLinked(code)  # the code lives as long as this object
+    scale = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(linked.address("scale"))
+    scale(ctypes.addressof(buffer))
+    assert list(buffer) == [2.0 * i for i in range(8)]
+    assembly = _disassemble(code, tmp_path)
+    assert "xmm" in assembly and "ymm" not in assembly  # SSE registers only: no AVX
+    native = _disassemble(object_code(vector), tmp_path)
+    if "avx" in target.cpu_flags():
+        assert "ymm" in native  # the host's own CPU: one 256-bit multiply
+
+
+def _disassemble(code: bytes, tmp_path) -> str:
+    path = tmp_path / "code.o"
+    path.write_bytes(code)
+    done = subprocess.run([str(llvm_tool("llvm-objdump")), "-d", str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_invalid_ir_names_the_line():
+    with pytest.raises(LLVMError, match=r"invalid LLVM IR: .*:3:.*"):
+        object_code("define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %z\n}\n")
+
+
+def test_a_bad_pipeline_is_an_error():
+    with pytest.raises(LLVMError, match="no-such-pass"):
+        object_code(ADD_ONE, pipeline="function(no-such-pass)")
+
+
+def test_a_missing_symbol_fails_the_lookup_quietly(capfd):
+    calls = """
+    declare i32 @mlc_test_no_such_function(i32)
+    define i32 @f(i32 %x) {
+      %y = call i32 @mlc_test_no_such_function(i32 %x)
+      ret i32 %y
+    }
+    """
+    linked = JitLinked(object_code(calls))
+    with pytest.raises(LLVMError):
+        linked.address("f")
+    assert "mlc_test_no_such_function" not in capfd.readouterr().err  # not printed by ORC
+
+
+def _programs():
+    """(name, function, arguments): elementwise math, reductions, a packed GEMM, a direct
+    convolution, integers and f64, on odd shapes."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((37, 91)).astype(np.float32)
+    w = rng.standard_normal((91, 53)).astype(np.float32)
+    image = rng.standard_normal((2, 9, 11, 5)).astype(np.float32)
+    kernel = rng.standard_normal((3, 3, 5, 7)).astype(np.float32)
+    ints = rng.integers(-1000, 1000, (13, 29)).astype(np.int32)
+    return [
+        ("math chain", lambda a: mnp.tanh(mnp.exp(-a * a) * 3.0 + mnp.sin(a)) / (1.0 + mnp.abs(a)), (x,)),
+        ("softmax", mnn.softmax, (x,)),
+        ("row stats", lambda a: (mnp.max(a, axis=1), mnp.sum(a * a, axis=0), mnp.argmax(a, axis=1)), (x,)),
+        ("matmul + gelu", lambda a, b: mnn.gelu(a @ b), (x, w)),
+        ("conv", lambda i, k: lax.conv_general_dilated(i, k, (1, 1), "SAME",
+                                                      dimension_numbers=("NHWC", "HWIO", "NHWC")),
+         (image, kernel)),
+        ("integers", lambda a: (a * 7 - (a >> 2)) % 97 + mnp.cumsum(a, axis=1), (ints,)),
+        ("f64", lambda a: mnp.log1p(mnp.abs(a)) @ a.T, (x.astype(np.float64),)),
+    ]
+
+
+@pytest.mark.parametrize("name,function,arguments", _programs(), ids=[p[0] for p in _programs()])
+def test_programs_agree_with_the_execution_engine(name, function, arguments):
+    results = []
+    for jit in ("orc", "execution-engine"):
+        compiled = mlc.jit(function, options=CompileOptions(jit=jit)).lower(*arguments).compile()
+        results.append(compiled(*arguments))
+    ours, reference = (r if isinstance(r, tuple) else (r,) for r in results)
+    for a, b in zip(ours, reference):
+        if np.issubdtype(b.dtype, np.integer):
+            np.testing.assert_array_equal(a, b)
+        else:  # both contract a*b+c into FMAs in the same code generator: rounding may still differ
+            tolerance = 1e-12 if b.dtype == np.float64 else 2e-6
+            np.testing.assert_allclose(a, b, rtol=tolerance, atol=tolerance)
