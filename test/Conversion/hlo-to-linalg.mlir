@@ -420,6 +420,34 @@ func.func @windows(%a: tensor<4x5xf32>, %z: tensor<f32>) -> (tensor<4xi64>, tens
 
 // -----
 
+// A running reduction (a window of the axis's whole length, padded n-1 in front) is a scan:
+// one slice of the axis per step, combined into a carried accumulator and inserted into
+// the result. cumsum's init is add's identity; max is idempotent, so any init scans; a sum
+// whose init is not 0 (every window adds it again per padded element) keeps the window.
+// CHECK-LABEL: func @running_reductions
+// CHECK: %[[ACC0:.*]] = linalg.fill {{.*}} -> tensor<3x1xf32>
+// CHECK: %[[SUMS:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c7 step %c1 iter_args(%[[ACC:.*]] = %[[ACC0]], %[[OUT:.*]] = %{{.*}}) -> (tensor<3x1xf32>, tensor<3x7xf32>)
+// CHECK:   %[[SLAB:.*]] = tensor.extract_slice %{{.*}}[0, %[[K]]] [3, 1] [1, 1] : tensor<3x7xf32> to tensor<3x1xf32>
+// CHECK:   %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[SLAB]] : tensor<3x1xf32>) outs(%[[ACC]] : tensor<3x1xf32>)
+// CHECK:     arith.addf
+// CHECK:   %[[INS:.*]] = tensor.insert_slice %[[NEXT]] into %[[OUT]][0, %[[K]]] [3, 1] [1, 1]
+// CHECK:   scf.yield %[[NEXT]], %[[INS]]
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (tensor<1x7xf32>, tensor<3x7xf32>)
+// CHECK:     arith.maximumf
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+// CHECK:   arith.addf
+func.func @running_reductions(%a: tensor<3x7xf32>, %any: tensor<f32>) -> (tensor<3x7xf32>, tensor<3x7xf32>, tensor<3x7xf32>) {
+  %zero = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %five = "hlo.constant"() {value = dense<5.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "hlo.reduce_window"(%a, %zero) {window_dimensions = array<i64: 1, 7>, padding = dense<[[0, 0], [6, 0]]> : tensor<2x2xi64>, kind = "add"} : (tensor<3x7xf32>, tensor<f32>) -> tensor<3x7xf32>
+  %1 = "hlo.reduce_window"(%a, %any) {window_dimensions = array<i64: 3, 1>, padding = dense<[[2, 0], [0, 0]]> : tensor<2x2xi64>, kind = "max"} : (tensor<3x7xf32>, tensor<f32>) -> tensor<3x7xf32>
+  %2 = "hlo.reduce_window"(%a, %five) {window_dimensions = array<i64: 1, 7>, padding = dense<[[0, 0], [6, 0]]> : tensor<2x2xi64>, kind = "add"} : (tensor<3x7xf32>, tensor<f32>) -> tensor<3x7xf32>
+  return %0, %1, %2 : tensor<3x7xf32>, tensor<3x7xf32>, tensor<3x7xf32>
+}
+
+// -----
+
 // Grouped NCW convolution: the padded input is read at (g * Cg + c, s * stride + k);
 // the kernel at (g * Og + o, c, k); a shape-only [groups, Og] operand bounds (g, o).
 // CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d4, d3 * 2 + d5)>

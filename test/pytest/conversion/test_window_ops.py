@@ -59,6 +59,8 @@ WINDOWS = [
     ((1, 6, 6, 2), (1, 3, 3, 1), (1, 2, 2, 1), (1, 1, 1, 1), (1, 1, 1, 1), ((0, 0), (1, 1), (1, 1), (0, 0))),
     ((5,), (5,), (1,), (1,), (1,), ((0, 0),)),                       # one window: a full reduce
     ((3,), (2,), (1,), (1,), (1,), ((-1, 0),)),                      # negative padding crops
+    ((3, 7), (1, 7), (1, 1), (1, 1), (1, 1), ((0, 0), (6, 0))),     # running, along the rows
+    ((5, 3), (5, 1), (1, 1), (1, 1), (1, 1), ((4, 0), (0, 0))),     # running, down the columns
 ]
 
 
@@ -91,3 +93,25 @@ def test_average_pool_is_sum_then_divide(rng):
     got = run_hlo(avg, x, np.float32(0), np.float32(4))
     want = x.reshape(1, 2, 2, 2, 2, 3).mean(axis=(2, 4))
     assert_matches(got, want, loose=True)
+
+
+# A running reduction (a window of the whole axis, padded n-1 in front) with a constant init
+# is lowered as a scan when that equals the window (hlo_to_linalg/reduce.py: identity init,
+# or an idempotent combiner); a sum whose init is not 0 keeps the window and counts the
+# init once per padded element.
+@pytest.mark.parametrize("kind,dtype,init", [
+    ("add", np.float32, 0.0), ("add", np.float32, 5.0), ("add", np.int32, 0), ("add", np.uint8, 3),
+    ("mul", np.float64, 1.0), ("mul", np.float64, 2.0), ("max", np.float32, 0.25), ("max", np.float16, -np.inf),
+    ("min", np.int64, -7), ("and", np.bool_, True), ("or", np.bool_, False), ("xor", np.int8, 0)])
+@pytest.mark.parametrize("shape,axis", [((13,), 0), ((4, 37), 1), ((9, 5), 0), ((2, 6, 3), 1)])
+def test_running_reduction_with_a_constant_init(kind, dtype, init, shape, axis, rng):
+    x = random_array(rng, shape, dtype)
+    if kind == "mul":
+        x = (1 + 0.01 * x).astype(dtype)  # products stay finite
+    n = shape[axis]
+    window = [n if d == axis else 1 for d in range(len(shape))]
+    padding = [(n - 1, 0) if d == axis else (0, 0) for d in range(len(shape))]
+    ones = [1] * len(shape)
+    init = np.asarray(init, dtype=dtype)
+    got = run_hlo(lambda v: hlo.reduce_window(v, hlo.constant(init), window, kind, ones, ones, ones, padding), x)
+    assert_matches(got, reference_reduce_window(x, init, window, kind, ones, ones, ones, padding), loose=True)

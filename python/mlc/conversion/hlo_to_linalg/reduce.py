@@ -2,7 +2,18 @@
 combines each input element into the output (reduction iterators on `dimensions`).
 argmax/argmin -> one linalg.generic with two outputs (best value, its index).
 reduce_window -> the input padded with the init value (edges and base dilation), then a
-linalg.generic over (output dims, window dims) reading `out * stride + w * dilation`."""
+linalg.generic over (output dims, window dims) reading `out * stride + w * dilation`.
+A reduce_window that is a running reduction along one axis (cumsum, cummax: a window of
+the axis's whole length n, padded n-1 in front) instead becomes a scan, O(n) not O(n^2):
+
+    reduce_window(x: n along axis a, init, window n, padding (n-1, 0))
+  ->
+    acc = fill(init); scf.for k in 0..n { acc = combine(x[k], acc); out[k] = acc }
+
+(slices along `a`; the same additions in the same order as the window's, so the same
+bits). Window k holds n-1-k copies of the init value as padding: the scan equals it when
+combining init again changes nothing, i.e. init is the identity (add, mul, xor) or the
+combiner is idempotent (max, min, and, or)."""
 
 from __future__ import annotations
 
@@ -17,7 +28,8 @@ from ...dialects.hlo.types import is_bool, is_float
 from .registry import (PARALLEL, REDUCTION, empty, generic, generic_n, identity_map, loop_index,
                        lowering, projection)
 from .scalar import combine, const
-from .slicing import extract_slice, pad_tensor
+from .loops import for_range, index
+from .slicing import extract_slice, insert_slice, pad_tensor
 
 
 # A long reduction along the innermost dim is split into LANES partial results: a serial
@@ -168,6 +180,62 @@ def lower_arg_reduce(op, sig):
     return [results[1]]
 
 
+# Combiners for which combining the init value again changes nothing, whatever it is.
+_IDEMPOTENT = frozenset({"max", "min", "and", "or"})
+# Otherwise the init value must be the combiner's identity.
+_IDENTITY = {"add": 0, "xor": 0, "mul": 1}
+
+
+def _splat_number(value: ir.Value):
+    """The single element of a splat constant (hlo or arith, through a signless cast), else None."""
+    while not isinstance(value, ir.BlockArgument) and value.owner.name == "builtin.unrealized_conversion_cast":
+        value = value.owner.operands[0]
+    if isinstance(value, ir.BlockArgument) or value.owner.name not in ("arith.constant", "hlo.constant"):
+        return None
+    attr = value.owner.attributes["value"]
+    if not isinstance(attr, ir.DenseElementsAttr) or not attr.is_splat:
+        return None
+    element = attr.get_splat_value()
+    if isinstance(element, ir.FloatAttr):
+        return element.value
+    return ir.IntegerAttr(element).value
+
+
+def _scan_axis(op, sig, shape, window, strides, base, dilations, padding) -> int | None:
+    """The axis of a running reduction (see the module docstring), else None."""
+    if any(v != 1 for v in (*strides, *base, *dilations)):
+        return None
+    axes = [d for d, w in enumerate(window) if w != 1]
+    if len(axes) != 1:
+        return None
+    (axis,), kind = axes, sig.attributes["kind"]
+    n = shape[axis]
+    expected = [(n - 1, 0) if d == axis else (0, 0) for d in range(len(shape))]
+    if window[axis] != n or list(padding) != expected:
+        return None
+    if kind in _IDEMPOTENT:
+        return axis
+    return axis if kind in _IDENTITY and _splat_number(op.operands[1]) == _IDENTITY[kind] else None
+
+
+def _lower_scan(op, sig, axis: int):
+    x_type = sig.operand_types[0]
+    rank, et = x_type.rank, x_type.element_type
+    slab = ir.RankedTensorType.get([1 if d == axis else s for d, s in enumerate(x_type.shape)], et)
+    kind, unsigned = sig.attributes["kind"], sig.operand_unsigned(0)
+    start = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(slab)])
+    result = empty(op.results[0].type)
+
+    def step(k, carried):
+        acc, out = carried
+        offsets = [k if d == axis else 0 for d in range(rank)]
+        acc = generic([extract_slice(op.operands[0], slab, offsets)], acc, [identity_map(rank)] * 2,
+                      [PARALLEL] * rank, lambda v, a: combine(kind, et, v, a, unsigned))
+        return [acc, insert_slice(acc, out, offsets)]
+
+    return [for_range(index(0), index(x_type.shape[axis]), index(1), [start, result], step)[1]]
+
+
 @lowering("reduce_window")
 def lower_reduce_window(op, sig):
     x, _ = sig.operand_types
@@ -178,6 +246,9 @@ def lower_reduce_window(op, sig):
     base = optional_per_dim(sig, "base_dilations", rank, 1)
     dilations = optional_per_dim(sig, "window_dilations", rank, 1)
     padding = padding_pairs(sig, rank)
+    axis = _scan_axis(op, sig, x.shape, window, strides, base, dilations, padding)
+    if axis is not None:
+        return _lower_scan(op, sig, axis)
     init_scalar = tensor.extract(op.operands[1], [])
     source = op.operands[0]
     if any(b != 1 for b in base) or any(p != (0, 0) for p in padding):
