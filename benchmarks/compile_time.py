@@ -45,6 +45,7 @@ TABLE = RESULTS.with_suffix(".md")
 NOTES = "## Notes"  # compile_time.md keeps what follows this heading when it is regenerated
 T = "tensor<16xf32>"
 REPEATS = 5
+ROUNDS = 5  # alternating rounds of MLC and jax.jit
 
 # --- first call: the programs, written once for both libraries --------------------------
 # np_ is mlc.numpy or jax.numpy; nn_ is mlc.nn or jax.nn.
@@ -151,6 +152,14 @@ def first_call_jax(repeats: int) -> dict | None:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _over_rounds(rounds: list[dict]) -> dict:
+    """Per program: the median over rounds of each round's medians, and each round's CPU median."""
+    return {name: {"wall_s": statistics.median(r[name]["wall_s"] for r in rounds),
+                   "cpu_s": statistics.median(r[name]["cpu_s"] for r in rounds),
+                   "cpu_rounds_s": [r[name]["cpu_s"] for r in rounds]}
+            for name in rounds[0]}
+
+
 def first_call_markdown(runs: dict) -> str:
     labels = [k for k in runs if k not in ("machine", "jax")]
     head = " | ".join(f"MLC {k}" for k in labels)
@@ -158,7 +167,9 @@ def first_call_markdown(runs: dict) -> str:
     lines = [f"First-call compile time (same process, after a warm-up), {machine['date']}: "
              f"{machine['cpu']}, {machine['cores']} cores shared with other jobs (load average "
              f"{machine.get('load', '?')} when measured: wall time then mostly measures waiting for a "
-             f"core, so compare the process CPU times). Seconds, medians of {REPEATS}: wall (process CPU).",
+             f"core, so compare the process CPU times). Seconds: wall (process CPU), the median over "
+             f"{ROUNDS} rounds (MLC and jax.jit alternating) of each round's median of {REPEATS} first "
+             f"calls; the last column gives the range of the rounds' own ratios.",
              "",
              f"| program | {head} | jax.jit | MLC {labels[-1]} / jax (CPU) |",
              "|---|" + "---:|" * (len(labels) + 2)]
@@ -169,6 +180,9 @@ def first_call_markdown(runs: dict) -> str:
             cells.append(f"{r['wall_s']:.3f} ({r['cpu_s']:.3f})" if r else "-")
         last, jax_row = runs[labels[-1]].get(name), runs.get("jax", {}).get(name)
         ratio = f"{last['cpu_s'] / jax_row['cpu_s']:.2f}" if last and jax_row else "-"
+        if last and jax_row and "cpu_rounds_s" in last and "cpu_rounds_s" in jax_row:
+            per_round = [m / j for m, j in zip(last["cpu_rounds_s"], jax_row["cpu_rounds_s"])]
+            ratio += f" ({min(per_round):.2f}-{max(per_round):.2f})"
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {ratio} |")
     return "\n".join(lines) + "\n"
 
@@ -220,10 +234,15 @@ def main(argv: list[str]) -> None:
     runs = data["first_call"]
     runs["machine"] = {"date": data["date"], "cpu": platform.processor() or platform.machine(),
                        "cores": os.cpu_count(), "load": f"{os.getloadavg()[0]:.1f}"}
-    runs[label] = first_call_mlc(REPEATS)
-    jax_result = first_call_jax(REPEATS)
-    if jax_result is not None:
-        runs["jax"] = jax_result
+    mlc_rounds, jax_rounds = [], []
+    for _ in range(ROUNDS):  # alternating, so a slow spell of the shared host hits both
+        mlc_rounds.append(first_call_mlc(REPEATS))
+        jax_result = first_call_jax(REPEATS)
+        if jax_result is not None:
+            jax_rounds.append(jax_result)
+    runs[label] = _over_rounds(mlc_rounds)
+    if jax_rounds:
+        runs["jax"] = _over_rounds(jax_rounds)
     runs = {k: runs[k] for k in ["machine", *sorted(k for k in runs if k not in ("machine", "jax", "after")),
                                  "after", "jax"] if k in runs}
     data["first_call"] = runs
