@@ -163,7 +163,8 @@ def compile_module(module: ir.Module, entry: str = "main", options: CompileOptio
     record = (lambda stage, m: kept.__setitem__(stage, m.operation.clone())) if keep else None
     run_stages(module, options, "llvm", source_name, record, verified)
     build = Executable.from_llvm if options.jit == "orc" else Executable.from_engine
-    executable = build(module, entry, inputs, outputs, opt_level=options.opt_level, keep_object=cache is not None)
+    executable = build(module, entry, inputs, outputs, opt_level=options.opt_level, keep_object=cache is not None,
+                       threads=options.threads or 1)  # LLVM compiles a big module's parts on that many threads
     if cache is not None:
         cache.store(fields, executable)
     compilation = Compilation(executable, options, kept)

@@ -32,3 +32,25 @@ func.func @donated(%p: tensor<4xf32>, %g: tensor<4xf32>) -> (tensor<4xf32>, tens
   } -> tensor<4xf32>
   return %r, %r : tensor<4xf32>, tensor<4xf32>
 }
+
+// A loop whose carried result starts empty keeps a buffer of its own when a result is
+// donated (the empty becomes an alloc_tensor, which eliminate-empty-tensors leaves alone):
+// this scan reads %x[k] and writes %out[k], and with %x as its destination it could not be
+// bufferized. The result is then copied into %x.
+// CHECK-LABEL: func @donated_scan
+// CHECK: %[[OUT:.*]] = bufferization.alloc_tensor() : tensor<8xf32>
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[OUT]]) -> (tensor<8xf32>)
+// CHECK: bufferization.materialize_in_destination %[[R]] in %{{.*}}
+func.func @donated_scan(%x: tensor<8xf32>) -> tensor<8xf32> attributes {mlc.result_aliases = array<i64: 0>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %e = tensor.empty() : tensor<8xf32>
+  %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%out = %e) -> (tensor<8xf32>) {
+    %v = tensor.extract %x[%k] : tensor<8xf32>
+    %w = arith.addf %v, %v : f32
+    %n = tensor.insert %w into %out[%k] : tensor<8xf32>
+    scf.yield %n : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}

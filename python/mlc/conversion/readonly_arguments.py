@@ -13,7 +13,10 @@ Donation: a public function carrying `mlc.result_aliases = array<i64: a_0, ..., 
 so one-shot bufferization computes r_k into the argument's buffer where its analysis proves
 that safe (eliminate-empty-tensors first lets the producing kernels write there directly)
 and otherwise computes it aside and copies it in: a transpose or a shifted slice never reads
-what it already overwrote. Result k's out-param is then left unwritten; the caller returns
+what it already overwrote. A loop's destination is the exception: an scf.for whose carried
+result starts as a tensor.empty keeps a buffer of its own (the empty becomes an
+alloc_tensor first), since a loop that also reads the donated argument (a scan reading x[k]
+and writing out[k]) cannot be bufferized with the argument as its destination. Result k's out-param is then left unwritten; the caller returns
 the donated array as result k (see frontend/stages.py).
 """
 
@@ -70,9 +73,32 @@ class ReadonlyArguments(Pass):
                 _donate_results(op.operation, aliases)
                 donated_any = True
         if donated_any:
+            _keep_loop_destinations(module)
             # The kernels producing a donated result take its argument as their destination.
             passmanager.PassManager.parse("builtin.module(eliminate-empty-tensors)",
                                           module.context).run(module)
+
+
+def _keep_loop_destinations(module: ir.Operation) -> None:
+    """tensor.empty -> bufferization.alloc_tensor where it starts a value an scf.for carries,
+    which eliminate-empty-tensors then leaves alone (see the module docstring)."""
+    empties = []
+
+    def visit(op):
+        if op.operation.name == "scf.for":
+            for value in list(op.operands)[3:]:  # lower bound, upper bound, step, then the inits
+                if not isinstance(value, ir.BlockArgument) and value.owner.operation.name == "tensor.empty":
+                    empties.append(value.owner)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    for empty_op in {id(e): e for e in empties}.values():
+        if len(empty_op.operands):  # dynamic sizes: leave it to eliminate-empty-tensors
+            continue
+        with ir.InsertionPoint(empty_op), empty_op.location:
+            fresh = bufferization.AllocTensorOp(empty_op.results[0].type, [])
+        empty_op.results[0].replace_all_uses_with(fresh.result)
+        empty_op.erase()
 
 
 def _donate_results(fn: ir.Operation, aliases: list[int]) -> None:

@@ -208,20 +208,23 @@ class DiskCache:
                     log.warning("mlc cache: not stored (%d stores waiting for the linker)", stores.qsize())
                 return
         key = self.key(fields)
+        object_paths = []
         try:
             self.root.mkdir(parents=True, exist_ok=True)  # again: someone may have removed it
-            fd, object_path = tempfile.mkstemp(prefix="tmp-", suffix=".o", dir=self.root)
-            os.close(fd)
-            with open(object_path, "wb") as f:
-                f.write(executable.object_code)
+            for code in executable.object_code:
+                fd, path = tempfile.mkstemp(prefix="tmp-", suffix=".o", dir=self.root)
+                object_paths.append(path)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(code)
         except (OSError, RuntimeError) as e:
             _warn_once(f"directory {self.root} is not writable", e)
+            _unlink_all(object_paths)
             return
         meta = {"format": FORMAT, "fields": fields, "entry": executable.entry,
                 "inputs": _spec_json(executable.inputs), "outputs": _spec_json(executable.outputs),
                 "scratch_bytes": executable.scratch_bytes, "parallel": executable.parallel,
                 "needs": native_library.runtime_dependencies(getattr(executable, "externals", ()))}
-        stores.put((key, fields, object_path, meta))
+        stores.put((key, fields, object_paths, meta))
 
     def _writer_queue(self) -> queue.Queue:
         """The writer thread's queue, started on first use and again in a forked child (which
@@ -249,10 +252,10 @@ class DiskCache:
         if stores is not None:
             stores.join()
 
-    def _write(self, key: str, fields: dict[str, str], object_path: str, meta: dict) -> None:
-        tmp_library = f"{object_path[:-2]}.so"
+    def _write(self, key: str, fields: dict[str, str], object_paths: list[str], meta: dict) -> None:
+        tmp_library = f"{object_paths[0][:-2]}.so"
         try:
-            native_library.link_shared([object_path], tmp_library,
+            native_library.link_shared(object_paths, tmp_library,
                                        [c_interface(meta["entry"])])
             data = Path(tmp_library).read_bytes()
             digest = _digest(data)
@@ -270,11 +273,7 @@ class DiskCache:
         except (OSError, native_library.LinkError) as e:
             _warn_once(f"store in {self.root} failed", e)
         finally:
-            for path in (object_path, tmp_library):
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+            _unlink_all([*object_paths, tmp_library])
 
     def _write_atomic(self, path: Path, data: bytes) -> int:
         """Writes `data` to `path` through a temporary file; returns its size."""
@@ -332,6 +331,14 @@ class DiskCache:
             if total <= self.max_bytes * 0.9:
                 break
         return total
+
+
+def _unlink_all(paths) -> None:
+    for path in paths:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 _CACHES: dict[tuple[str, int], DiskCache] = {}

@@ -24,7 +24,7 @@ from mlir.execution_engine import ExecutionEngine
 from ..abi import PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface
 from .buffer_pool import POOL, aligned_bytes
 from .libraries import jit_shared_libraries, keep_forever
-from .llvm_backend import JitLinked, LLVMError, object_code
+from .llvm_backend import JitLinked, LLVMError, object_codes
 from .memref import TensorSpec, checked_argument, data_pointer, make_descriptor
 
 # Every live Executable. In a fork() child they are never destroyed: an ExecutionEngine's
@@ -56,7 +56,7 @@ class Executable:
         self.scratch_bytes = scratch_bytes
         self.parallel = parallel  # runs parallel loops on MLC's thread pool (runtime/parallel_runtime.c)
         self._owner = owner  # what keeps the code mapped: a JitLinked, an ExecutionEngine (and its module) or a CDLL
-        self.object_code: bytes | None = None  # the PIC object it was linked from (the cache stores it)
+        self.object_code: list[bytes] | None = None  # the PIC objects it was linked from (the cache stores them)
         self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
         self._output_bytes = [math.prod(s.shape) * s.dtype.itemsize for s in self.outputs]
         self._scratch = aligned_bytes(scratch_bytes) if scratch_bytes is not None else None
@@ -72,17 +72,18 @@ class Executable:
 
     @classmethod
     def from_llvm(cls, llvm_module: ir.Module, entry: str, inputs: Sequence[TensorSpec],
-                  outputs: Sequence[TensorSpec], opt_level: int = 2, keep_object: bool = False
-                  ) -> "Executable":
+                  outputs: Sequence[TensorSpec], opt_level: int = 2, keep_object: bool = False,
+                  threads: int = 1) -> "Executable":
         """Compiles `llvm_module` (the `llvm` stage) to object code with MLC's LLVM pipeline
-        (runtime/llvm_backend.py) and links it into this process. keep_object: keep the
-        object in `.object_code` (for the persistent cache's library)."""
+        (runtime/llvm_backend.py; a big module in parts on `threads` threads) and links it
+        into this process. keep_object: keep the objects in `.object_code` (for the
+        persistent cache's library)."""
         from mlir.dialects.llvm import translate_module_to_llvmir
         info = describe(llvm_module, entry)
         llvm_ir = str(translate_module_to_llvmir(llvm_module.operation))
         jit_shared_libraries()  # what the code calls is loaded before it is linked
         try:
-            code = object_code(llvm_ir, opt_level)
+            code = object_codes(llvm_ir, opt_level, threads=threads)
             linked = JitLinked(code)
             address = linked.address(c_interface(entry))
         except LLVMError as e:
@@ -95,8 +96,8 @@ class Executable:
 
     @classmethod
     def from_engine(cls, llvm_module: ir.Module, entry: str, inputs: Sequence[TensorSpec],
-                    outputs: Sequence[TensorSpec], opt_level: int = 2, keep_object: bool = False
-                    ) -> "Executable":
+                    outputs: Sequence[TensorSpec], opt_level: int = 2, keep_object: bool = False,
+                    threads: int = 1) -> "Executable":
         """JIT-compiles `llvm_module` (the `llvm` stage) with MLIR's ExecutionEngine (LLVM's
         -O<opt_level> pipeline). keep_object: as from_llvm (the engine's object is then
         position independent)."""
@@ -120,7 +121,7 @@ class Executable:
                 path = os.path.join(tmp, "module.o")
                 engine.dump_to_object_file(path)
                 with open(path, "rb") as f:
-                    executable.object_code = f.read()
+                    executable.object_code = [f.read()]
         return executable
 
     @classmethod

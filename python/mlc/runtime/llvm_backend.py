@@ -1,10 +1,20 @@
 """LLVM IR -> object code -> code in memory, through LLVM's C API (runtime/llvm_c.py).
 
     object_code(llvm_ir, opt_level, cpu)   parse, run MLC's LLVM pipeline, emit a PIC object
-    JitLinked(object_code)                 ORC's LLJIT links it in this process; .address(symbol)
+    object_codes(llvm_ir, ..., threads)    the same for a big module cut into parts by function,
+                                           compiled on `threads` threads at once
+    JitLinked(objects)                     ORC's LLJIT links them in this process; .address(symbol)
 
 The same object feeds the JIT, the persistent cache's shared library and an exported
-library. Why not MLIR's ExecutionEngine (kept as CompileOptions(jit="execution-engine")):
+library. Parallel code generation (as XLA:CPU splits its LLVM module): ctypes releases the GIL in
+every LLVM call, so the parts of a module compile on as many threads at once. A module is
+cut at function boundaries (`split_module`): each part keeps the module's globals,
+declarations and attributes, its share of the functions (balanced by size, each made
+external so the other parts can call it) and a declaration of the others; the always-inline
+math helpers go into every part. Modules under SPLIT_MIN_LINES of LLVM IR, or whose
+functions cannot be balanced, stay whole.
+
+Why not MLIR's ExecutionEngine (kept as CompileOptions(jit="execution-engine")):
 it runs LLVM's whole -O2 pipeline, which re-does what MLC's passes did (vectorization,
 unrolling, ~8 InstCombine runs over the inlined math polynomials) and cost 40-60% of
 LLVM's time; its pipeline cannot be chosen from Python; and it holds the GIL throughout.
@@ -28,6 +38,7 @@ its first call 15% slower) and the SLP vectorizer (no gain measured). At 3, LLVM
 from __future__ import annotations
 
 import atexit
+import concurrent.futures
 import ctypes
 import functools
 import threading
@@ -101,6 +112,78 @@ def object_code(llvm_ir: str, opt_level: int = 2, cpu: str | None = None, featur
         lib.DisposeTargetMachine(machine)
 
 
+# Below this many lines of LLVM IR a module is compiled whole: a second thread saves less
+# than the copies of the helpers and declarations cost (chain40: 270 lines, decoder_block 4,600).
+SPLIT_MIN_LINES = 1500
+# A part must get at least this share of the functions' lines, or the split is not worth it.
+_MIN_SHARE = 0.2
+_LOCAL_LINKAGE = ("internal ", "private ")
+
+
+def object_codes(llvm_ir: str, opt_level: int = 2, cpu: str | None = None, features: str | None = None,
+                 pipeline: str | None = None, threads: int = 1) -> list[bytes]:
+    """object_code of each part of `llvm_ir` (split_module into up to `threads` parts),
+    compiled on that many threads at once."""
+    parts = split_module(llvm_ir, threads) if threads > 1 else [llvm_ir]
+    if len(parts) == 1:
+        return [object_code(llvm_ir, opt_level, cpu, features, pipeline)]
+    with concurrent.futures.ThreadPoolExecutor(len(parts), thread_name_prefix="mlc-llvm") as pool:
+        return list(pool.map(lambda part: object_code(part, opt_level, cpu, features, pipeline), parts))
+
+
+def split_module(llvm_ir: str, parts: int) -> list[str]:
+    """`llvm_ir` (LLVM's own printing of a module) as up to `parts` modules that together
+    define each function once (see the module docstring); [llvm_ir] when not worth it or
+    not safe (a mutable global local to the module would be duplicated)."""
+    lines = llvm_ir.split("\n")
+    if len(lines) < SPLIT_MIN_LINES or parts < 2:
+        return [llvm_ir]
+    rest, functions = [], []
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("define "):
+            end = lines.index("}", i)
+            functions.append(lines[i:end + 1])
+            i = end + 1
+        else:
+            rest.append(lines[i])
+            i += 1
+    if any(line.startswith("@") and (" internal global " in line or " private global " in line) for line in rest):
+        return [llvm_ir]
+    inline_groups = {line.split()[1] for line in rest
+                     if line.startswith("attributes #") and "alwaysinline" in line}
+    helpers = [f for f in functions if f[0].startswith("define internal ")
+               and any(f" {group} " in f[0] + " " for group in inline_groups)]
+    shared = [f for f in functions if f not in helpers]
+    bins: list[list] = [[] for _ in range(parts)]
+    for f in sorted(shared, key=len, reverse=True):  # largest first, into the lightest part
+        min(bins, key=lambda b: sum(map(len, b))).append(f)
+    sizes = [sum(map(len, b)) for b in bins]
+    bins = [b for b, size in zip(bins, sizes) if size]
+    if len(bins) < 2 or min(sizes) < _MIN_SHARE * sum(sizes) * 2 / parts:
+        return [llvm_ir]
+    modules = []
+    for mine in bins:
+        body = list(rest)
+        for f in helpers:
+            body += f
+        for f in shared:
+            if any(f is g for g in mine):
+                body += [_external(f[0])] + f[1:]
+            else:
+                body.append("declare " + _external(f[0])[len("define "):].rsplit(" {", 1)[0])
+        modules.append("\n".join(body))
+    return modules
+
+
+def _external(define_line: str) -> str:
+    """A `define` line with its local linkage dropped (so other parts can call it)."""
+    for linkage in _LOCAL_LINKAGE:
+        if define_line.startswith("define " + linkage):
+            return "define " + define_line[len("define " + linkage):]
+    return define_line
+
+
 def _parse(lib, context, llvm_ir: str):
     data = llvm_ir.encode()
     buffer = lib.CreateMemoryBufferWithMemoryRangeCopy(data, len(data), b"mlc")
@@ -122,11 +205,12 @@ def _DROP_ERROR(context, error):  # noqa: N802 - a C callback, alive as long as 
 
 
 class JitLinked:
-    """Object code linked into this process by its own ORC LLJIT (external symbols resolve
-    against the libraries loaded RTLD_GLOBAL, see libraries.jit_shared_libraries). The code
-    stays mapped while this object lives."""
+    """Object code (one object or several that call each other) linked into this process by
+    its own ORC LLJIT (other external symbols resolve against the libraries loaded
+    RTLD_GLOBAL, see libraries.jit_shared_libraries). The code stays mapped while this
+    object lives."""
 
-    def __init__(self, code: bytes):
+    def __init__(self, objects: bytes | list[bytes]):
         lib = llvm_c.library()
         jit = ctypes.c_void_p()
         lib.check(lib.OrcCreateLLJIT(ctypes.byref(jit), lib.OrcCreateLLJITBuilder()))  # takes the builder
@@ -139,8 +223,9 @@ class JitLinked:
         lib.check(lib.OrcCreateDynamicLibrarySearchGeneratorForProcess(
             ctypes.byref(generator), lib.OrcLLJITGetGlobalPrefix(self._jit), None, None))
         lib.OrcJITDylibAddGenerator(dylib, generator)  # takes the generator
-        buffer = lib.CreateMemoryBufferWithMemoryRangeCopy(code, len(code), b"mlc-object")
-        lib.check(lib.OrcLLJITAddObjectFile(self._jit, dylib, buffer))  # takes the buffer
+        for code in [objects] if isinstance(objects, bytes) else objects:
+            buffer = lib.CreateMemoryBufferWithMemoryRangeCopy(code, len(code), b"mlc-object")
+            lib.check(lib.OrcLLJITAddObjectFile(self._jit, dylib, buffer))  # takes the buffer
 
     def address(self, symbol: str) -> int:
         """The address of `symbol` (linking the object on first lookup); LLVMError naming

@@ -130,3 +130,67 @@ def test_programs_agree_with_the_execution_engine(name, function, arguments):
         else:  # both contract a*b+c into FMAs in the same code generator: rounding may still differ
             tolerance = 1e-12 if b.dtype == np.float64 else 2e-6
             np.testing.assert_allclose(a, b, rtol=tolerance, atol=tolerance)
+
+
+def _chain_module(n: int, mutable_global: bool = False) -> str:
+    """f0(x) = helper(x); f_i(x) = f_{i-1}(x) + i (internal, noinline); @entry calls f_{n-1}."""
+    lines = ["@table = internal constant [2 x i32] [i32 1, i32 2]"]
+    if mutable_global:
+        lines.append("@counter = internal global i32 0")
+    lines += ["define internal i32 @helper(i32 %x) #1 {", "  %p = load i32, ptr @table", "  %y = add i32 %x, %p",
+              "  ret i32 %y", "}", "define internal i32 @f0(i32 %x) #0 {", "  %y = call i32 @helper(i32 %x)",
+              "  ret i32 %y", "}"]
+    for i in range(1, n):
+        lines += [f"define internal i32 @f{i}(i32 %x) #0 {{", f"  %a = call i32 @f{i - 1}(i32 %x)",
+                  *[f"  %b{k} = add i32 %{'a' if k == 0 else f'b{k - 1}'}, {1 if k == 0 else 0}" for k in range(i % 5 + 1)],
+                  f"  ret i32 %b{i % 5}", "}"]
+    lines += ["define i32 @entry(i32 %x) {", f"  %y = call i32 @f{n - 1}(i32 %x)", "  ret i32 %y", "}",
+              "attributes #0 = { noinline }", "attributes #1 = { alwaysinline }"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_big_module_compiles_in_parts_that_link_together(monkeypatch):
+    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_LINES", 50)
+    module = _chain_module(40)
+    parts = llvm_backend.split_module(module, 2)
+    assert len(parts) == 2
+    for name in ["entry"] + [f"f{i}" for i in range(40)]:  # defined once, declared elsewhere
+        assert sum(f"define i32 @{name}(" in p for p in parts) == 1
+    assert all("define internal i32 @helper(" in p for p in parts)  # the always-inline helper: everywhere
+    objects = llvm_backend.object_codes(module, threads=2)
+    assert len(objects) == 2
+    linked = JitLinked(objects)
+    entry = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)(linked.address("entry"))
+    assert entry(5) == 5 + 1 + 39  # helper adds table[0] = 1, f1..f39 add 1 each
+
+
+def test_small_or_unsafe_modules_stay_whole(monkeypatch):
+    module = _chain_module(40)
+    assert llvm_backend.split_module(module, 2) == [module]  # under SPLIT_MIN_LINES
+    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_LINES", 50)
+    with_state = _chain_module(40, mutable_global=True)
+    assert llvm_backend.split_module(with_state, 2) == [with_state]  # a mutable global would be copied
+    assert llvm_backend.split_module(module, 1) == [module]
+
+
+def test_a_program_compiled_in_parts_runs_like_one_compiled_whole(monkeypatch):
+    """An MLP with a softmax on two threads, its module cut in parts, against one part."""
+    rng = np.random.default_rng(3)
+    x, w1, w2 = (rng.standard_normal(s).astype(np.float32) for s in ((257, 200), (200, 130), (130, 10)))
+    splits = []
+    real_split = llvm_backend.split_module
+    monkeypatch.setattr(llvm_backend, "split_module", lambda text, parts: splits.append(real_split(text, parts)) or splits[-1])
+
+    def f(x, w1, w2):
+        return mnn.softmax(mnp.tanh(x @ w1) @ w2, axis=-1), mnp.max(x, axis=0)
+
+    results = []
+    for min_lines in (10 ** 9, 100):
+        monkeypatch.setattr(llvm_backend, "SPLIT_MIN_LINES", min_lines)
+        compiled = mlc.jit(f, options=CompileOptions(threads=2)).lower(x, w1, w2).compile()
+        results.append(compiled(x, w1, w2))
+    assert [len(parts) for parts in splits] == [1, 2]  # whole, then in two parts
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_allclose(results[0][1], x.max(axis=0))
+    np.testing.assert_allclose(results[0][0].sum(axis=-1), np.ones(257), rtol=1e-5)
