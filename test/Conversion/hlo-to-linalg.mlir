@@ -396,17 +396,24 @@ func.func @unsigned_starts(%a: tensor<300xf32>, %i: tensor<ui8>, %g: tensor<3x1x
 
 // -----
 
-// argmax carries (best value, best index) through one generic; a strictly greater value or
-// a NaN over a number takes the index. reduce_window pads with the init value, then reads
-// `out * stride + window * dilation` under a shape-only window operand.
+// argmax is two reductions of one combiner each (both vectorizable): the NaN-propagating
+// max, then the smallest position holding it (or holding a NaN), n where none does.
+// reduce_window pads with the init value, then reads `out * stride + window * dilation`
+// under a shape-only window operand.
 // CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 // CHECK-LABEL: func @windows
-// CHECK: %[[OUTS:.*]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
-// CHECK: ^bb0(%[[V:.*]]: f32, %[[BEST:.*]]: f32, %[[IDX:.*]]: i64):
-// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[BEST]]
-// CHECK: arith.cmpf uno, %[[V]], %[[V]]
-// CHECK: %[[I:.*]] = linalg.index 1 : index
-// CHECK: linalg.yield
+// CHECK: %[[N:.*]] = arith.constant 5 : i64
+// CHECK: %[[BEST:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x5xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:   arith.maximumf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[BEST]] : tensor<4x5xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xi64>)
+// CHECK: ^bb0(%[[V:.*]]: f32, %[[B:.*]]: f32, %[[ACC:.*]]: i64):
+// CHECK:   %[[EQ:.*]] = arith.cmpf oeq, %[[V]], %[[B]]
+// CHECK:   %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]]
+// CHECK:   %[[MATCH:.*]] = arith.ori %[[EQ]], %[[NAN]]
+// CHECK:   %[[I:.*]] = linalg.index 1 : index
+// CHECK:   %[[POS:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK:   %[[CAND:.*]] = arith.select %[[MATCH]], %[[POS]], %[[N]]
+// CHECK:   arith.minsi %[[CAND]], %[[ACC]]
 // CHECK: %[[PAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1] [4, 5] [1, 1]
 // Only the rows and columns some window reads (the padded last row is never read).
 // CHECK: %[[READ:.*]] = tensor.extract_slice %[[PAD]][0, 0] [4, 6] [1, 1] : tensor<5x6xf32> to tensor<4x6xf32>

@@ -115,3 +115,18 @@ def test_running_reduction_with_a_constant_init(kind, dtype, init, shape, axis, 
     init = np.asarray(init, dtype=dtype)
     got = run_hlo(lambda v: hlo.reduce_window(v, hlo.constant(init), window, kind, ones, ones, ones, padding), x)
     assert_matches(got, reference_reduce_window(x, init, window, kind, ones, ones, ones, padding), loose=True)
+
+
+@pytest.mark.parametrize("name,reference", [("argmax", np.argmax), ("argmin", np.argmin)])
+def test_arg_reduce_signed_zeros_and_extremes(name, reference):
+    """Equal values (-0.0 == +0.0) keep the first position; all -inf or +inf rows, and the
+    integer extremes, still find their first element."""
+    x = np.array([[-0.0, 0.0, -0.0, 0.0], [0.0, -0.0, 0.0, -0.0], [-np.inf] * 4, [np.inf] * 4,
+                  [5.0, np.nan, np.nan, -1.0]], np.float32)
+    build = getattr(hlo, name)
+    assert_matches(run_hlo(lambda v: build(v, 1), x), reference(x, axis=1).astype(np.int64))
+    for dtype in (np.uint32, np.int64, np.bool_):
+        info = np.iinfo(dtype) if dtype != np.bool_ else None
+        hi, lo = (info.max, info.min) if info else (True, False)
+        y = np.array([[lo, lo, hi, hi], [hi, lo, lo, hi], [lo] * 4], dtype)
+        assert_matches(run_hlo(lambda v: build(v, 1), y), reference(y, axis=1).astype(np.int64))

@@ -148,36 +148,38 @@ def _extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:
 
 @lowering("argmax", "argmin")
 def lower_arg_reduce(op, sig):
+    """argmax(x, d) -> two reductions along d, each of one combiner (so mlc-vectorize runs
+    both on vectors, where one loop carrying (best, index) stays scalar):
+
+        best  = max over d of x                      (NaN-propagating: a NaN is the max)
+        index = min over d of (x == best or x != x ? position : n)
+
+    The first position holding the best value wins, and the first NaN if there is one: what
+    a single pass taking only strictly better elements gives (JAX's ties and NaNs)."""
     (x,) = sig.operand_types
     dim = sig.attributes["dimension"]
     result_type = op.results[0].type
     et, it = x.element_type, result_type.element_type
-    is_max = sig.name == "argmax"
-    value_type = ir.RankedTensorType.get(result_type.shape, et)
-    unsigned = sig.operand_unsigned(0)
-    best_init = linalg.fill(_extreme(et, not is_max, unsigned), outs=[empty(value_type)])
-    index_init = linalg.fill(const(it, 0), outs=[empty(result_type)])
+    kind = "max" if sig.name == "argmax" else "min"
+    unsigned = sig.operand_unsigned(0) or is_bool(et)
     kept = [d for d in range(x.rank) if d != dim]
     out_map = projection(x.rank, kept)
     iterators = [REDUCTION if d == dim else PARALLEL for d in range(x.rank)]
+    maps = [identity_map(x.rank), out_map, out_map]
+    best_init = linalg.fill(_extreme(et, kind == "min", unsigned), outs=[empty(ir.RankedTensorType.get(result_type.shape, et))])
+    best = generic([op.operands[0]], best_init, [identity_map(x.rank), out_map], iterators,
+                   lambda v, acc: combine(kind, et, v, acc, unsigned))
+    n = x.shape[dim]
+    index_init = linalg.fill(const(it, n), outs=[empty(result_type)])
 
-    def body(v, best, best_index):
-        # Strictly better wins, so the first of equal elements stays; a NaN beats any number.
+    def first_match(v, b, acc):
         if is_float(et):
-            better = arith.cmpf(arith.CmpFPredicate.OGT if is_max else arith.CmpFPredicate.OLT, v, best)
-            nan_over_number = arith.andi(arith.cmpf(arith.CmpFPredicate.UNO, v, v),
-                                         arith.cmpf(arith.CmpFPredicate.ORD, best, best))
-            take = arith.ori(better, nan_over_number)
+            match = arith.ori(arith.cmpf(arith.CmpFPredicate.OEQ, v, b), arith.cmpf(arith.CmpFPredicate.UNO, v, v))
         else:
-            as_unsigned = is_bool(et) or unsigned
-            pred = ("ugt" if is_max else "ult") if as_unsigned else ("sgt" if is_max else "slt")
-            take = arith.cmpi(getattr(arith.CmpIPredicate, pred), v, best)
-        index = loop_index(dim, it)
-        return [arith.select(take, v, best), arith.select(take, index, best_index)]
+            match = arith.cmpi(arith.CmpIPredicate.eq, v, b)
+        return arith.minsi(arith.select(match, loop_index(dim, it), const(it, n)), acc)
 
-    results = generic_n([op.operands[0]], [best_init, index_init],
-                        [identity_map(x.rank), out_map, out_map], iterators, body)
-    return [results[1]]
+    return [generic([op.operands[0], best], index_init, maps, iterators, first_match)]
 
 
 # Combiners for which combining the init value again changes nothing, whatever it is.
