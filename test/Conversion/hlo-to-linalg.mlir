@@ -511,11 +511,24 @@ func.func @gather_scatter(%t: tensor<5x4xf32>, %i: tensor<3xi32>, %u: tensor<3x4
 // -----
 
 // Merge sort over 5 elements: passes of width 1, 2 and 4, each a fresh tensor filled by an
-// scf.for over run pairs and an scf.while merge; argsort carries an iota of indices along.
+// scf.for over run pairs; each merge is an scf.for of ceil(count / 2) steps taking one
+// element from the front and one from the back, read at a selected position (a select of
+// indices, not of floats); argsort carries an iota of indices along.
 // CHECK-LABEL: func @sorting
-// CHECK-COUNT-3: scf.while
+// CHECK: scf.for %[[LO:.*]] = %c0 to %c5 step %c2
+// CHECK:   %[[STEPS:.*]] = arith.divui %{{.*}}, %c2 : index
+// CHECK:   scf.for %[[T:.*]] = %c0 to %[[STEPS]] step %c1 iter_args({{.*}}) -> (index, index, index, index, tensor<5xf32>)
+// CHECK:     %[[FRONT:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK:     %[[V:.*]] = tensor.extract %{{.*}}[%[[FRONT]]] : tensor<5xf32>
+// CHECK:     %[[BACK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK:     %[[W:.*]] = tensor.extract %{{.*}}[%[[BACK]]] : tensor<5xf32>
+// CHECK:     %[[IN:.*]] = tensor.insert %[[V]] into
+// CHECK:     tensor.insert %[[W]] into %[[IN]]
+// CHECK-NOT: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c4
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c8
 // CHECK: linalg.index 0 : index
-// CHECK-COUNT-3: scf.while
+// CHECK-COUNT-3: arith.divui
 // CHECK: return
 func.func @sorting(%a: tensor<5xf32>) -> (tensor<5xf32>, tensor<5xi32>) {
   %0 = "hlo.sort"(%a) {dimension = 0 : i64} : (tensor<5xf32>) -> tensor<5xf32>

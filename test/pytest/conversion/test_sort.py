@@ -21,7 +21,8 @@ def reference_argsort(x, dim, descending):
     return np.moveaxis(out, -1, dim)
 
 
-CASES = [((7,), 0), ((3, 10), 1), ((10, 3), 0), ((2, 3, 5), 1), ((0, 4), 1), ((1,), 0), ((1000,), 0)]
+CASES = [((7,), 0), ((3, 10), 1), ((10, 3), 0), ((2, 3, 5), 1), ((0, 4), 1), ((1,), 0), ((1000,), 0),
+         ((2,), 0), ((17,), 0), ((33, 3), 0), ((4, 63), 1)]  # odd counts: both merge ends meet
 
 
 @pytest.mark.parametrize("shape,dim", CASES)

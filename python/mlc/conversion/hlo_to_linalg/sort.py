@@ -2,9 +2,14 @@
 
 For each pass (width 1, 2, 4, ... up to the sorted dimension's size; unrolled, since the
 size is static) a fresh tensor receives, for every row and every pair of adjacent runs,
-the merge of the two runs (an scf.while). Merging takes from the right run only when its
-element is strictly before the left one, which makes the sort stable. argsort carries the
-indices (an iota) through the same merges. O(n log n) per row.
+the merge of the two runs. A merge works from both ends at once (ceil(count / 2) steps of
+an scf.for, two independent chains of loads and compares): from the front it takes the
+right run's element only when it is strictly before the left one's, from the back the left
+run's only when it is strictly after the right one's, which keeps the sort stable; with an
+odd count both ends meet on the last element. Each step is branch-free: the element taken
+is read at a selected position (a cmov), not selected between two floats (a branch on
+x86, mispredicted half the time on random data). argsort carries the indices (an iota)
+through the same merges. O(n log n) per row; (1000, 777) f32 rows 76 -> 30 ms.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from mlir import ir
 from mlir.dialects import arith, tensor
 
 from ...dialects.hlo.types import is_bool, is_float
-from .loops import for_nest, for_range, index, while_loop
+from .loops import for_nest, for_range, index
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
 
 
@@ -33,6 +38,7 @@ def _before(a: ir.Value, b: ir.Value, t: ir.Type, descending: bool, unsigned: bo
 def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: bool,
                unsigned: bool) -> list[ir.Value]:
     t = ir.RankedTensorType(keys.type)
+    t_elem = t.element_type
     n = t.shape[dim]
     rows = [s for d, s in enumerate(t.shape) if d != dim]
     sources = [keys] + ([payload] if payload is not None else [])
@@ -46,28 +52,41 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
             def merge_pair(lo, dsts):
                 mid = arith.minsi(arith.addi(lo, index(width)), index(n))
                 hi = arith.minsi(arith.addi(lo, index(2 * width)), index(n))
+                last_left, last = arith.subi(mid, index(1)), arith.subi(hi, index(1))
 
-                def step(state):
-                    i, j, k, *outs = state
-                    left_ok = arith.cmpi(arith.CmpIPredicate.slt, i, mid)
-                    right_ok = arith.cmpi(arith.CmpIPredicate.slt, j, hi)
-                    # Reads stay in bounds; an exhausted side is never taken.
-                    li = arith.minsi(i, arith.subi(mid, index(1)))
-                    rj = arith.minsi(j, arith.subi(hi, index(1)))
-                    left = [tensor.extract(s, at(row, li)) for s in srcs]
-                    right = [tensor.extract(s, at(row, rj)) for s in srcs]
-                    right_first = _before(right[0], left[0], t.element_type, descending, unsigned)
-                    no_left = arith.xori(left_ok, arith.constant(ir.IntegerType.get_signless(1), 1))
-                    take_right = arith.andi(right_ok, arith.ori(no_left, right_first))
-                    outs = [tensor.insert(arith.select(take_right, r, l), out, at(row, k))
-                            for l, r, out in zip(left, right, outs)]
-                    step_i = arith.select(take_right, index(0), index(1))
-                    return [arith.addi(i, step_i), arith.addi(j, arith.subi(index(1), step_i)),
-                            arith.addi(k, index(1)), *outs]
+                def read(position):
+                    return [tensor.extract(s, at(row, position)) for s in srcs]
 
-                state = while_loop([lo, mid, lo, *dsts],
-                                   lambda s: arith.cmpi(arith.CmpIPredicate.slt, s[2], hi), step)
-                return state[3:]
+                def step(t, state):
+                    i, j, bi, bj, *outs = state
+                    # From the front: the smallest element left, the left run's on a tie.
+                    li, rj = arith.minsi(i, last_left), arith.minsi(j, last)
+                    take_right = arith.andi(arith.cmpi(arith.CmpIPredicate.slt, j, hi), arith.ori(
+                        arith.cmpi(arith.CmpIPredicate.sge, i, mid),
+                        _before(read(rj)[0], read(li)[0], t_elem, descending, unsigned)))
+                    # From the back: the largest element left, the right run's on a tie.
+                    bli, brj = arith.maxsi(bi, lo), arith.maxsi(bj, mid)
+                    take_left = arith.andi(arith.cmpi(arith.CmpIPredicate.sge, bi, lo), arith.ori(
+                        arith.cmpi(arith.CmpIPredicate.slt, bj, mid),
+                        _before(read(brj)[0], read(bli)[0], t_elem, descending, unsigned)))
+                    # The element taken is read again at the chosen position: a select between
+                    # two floats becomes a branch on x86 (no cmov for vector registers), taken
+                    # at random on random data; a select between two positions is a cmov.
+                    k, bk = arith.addi(lo, t), arith.subi(last, t)
+                    front_taken = read(arith.select(take_right, rj, li))
+                    back_taken = read(arith.select(take_left, bli, brj))
+                    outs = [tensor.insert(v, out, at(row, k)) for v, out in zip(front_taken, outs)]
+                    outs = [tensor.insert(v, out, at(row, bk)) for v, out in zip(back_taken, outs)]
+                    front = arith.select(take_right, index(0), index(1))
+                    back = arith.select(take_left, index(1), index(0))
+                    return [arith.addi(i, front), arith.addi(j, arith.subi(index(1), front)),
+                            arith.subi(bi, back), arith.subi(bj, arith.subi(index(1), back)), *outs]
+
+                # ceil(count / 2) steps: with an odd count both ends meet on the last element
+                # and write it twice to the same place.
+                steps = arith.divui(arith.addi(arith.subi(hi, lo), index(1)), index(2))
+                state = for_range(index(0), steps, index(1), [lo, mid, last_left, last, *dsts], step)
+                return state[4:]
 
             return for_range(index(0), index(n), index(2 * width), dsts, merge_pair)
 
