@@ -635,3 +635,20 @@ func.func private @with_reshape(%a: tensor<4xf32>, %x: tensor<4x8xf32>) -> tenso
   %s = "hlo.subtract"(%x, %b) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
+
+// -----
+
+// Enough rows times length (64 x 128 merge steps of ~8 ops: 2^16, the thread rule's floor):
+// each pass's rows become an scf.forall, each iteration merging its row into its own slice
+// of the pass's fresh tensor and inserting it back in parallel.
+// CHECK-LABEL: func @sorting_rows
+// CHECK: %[[FRESH:.*]] = tensor.empty() : tensor<64x128xf32>
+// CHECK: scf.forall (%[[ROW:.*]]) in (64) shared_outs(%[[OUT:.*]] = %[[FRESH]]) -> (tensor<64x128xf32>)
+// CHECK:   %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, 128] [1, 1]
+// CHECK:   scf.for {{.*}} iter_args(%{{.*}} = %[[SLICE]]) -> (tensor<1x128xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[ROW]], 0] [1, 128] [1, 1]
+func.func @sorting_rows(%a: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %0 = "hlo.sort"(%a) {dimension = 1 : i64} : (tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}

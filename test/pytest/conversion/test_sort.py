@@ -22,7 +22,8 @@ def reference_argsort(x, dim, descending):
 
 
 CASES = [((7,), 0), ((3, 10), 1), ((10, 3), 0), ((2, 3, 5), 1), ((0, 4), 1), ((1,), 0), ((1000,), 0),
-         ((2,), 0), ((17,), 0), ((33, 3), 0), ((4, 63), 1)]  # odd counts: both merge ends meet
+         ((2,), 0), ((17,), 0), ((33, 3), 0), ((4, 63), 1),  # odd counts: both merge ends meet
+         ((40, 301), 1), ((301, 40), 0)]  # enough rows x length: the rows of a pass in parallel
 
 
 @pytest.mark.parametrize("shape,dim", CASES)
