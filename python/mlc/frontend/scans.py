@@ -1,6 +1,7 @@
 """Running reductions along an axis and differences.
 
-    cumsum        : reductions.cumsum (an hlo.reduce_window over the whole axis)
+    cumsum        : reductions.cumsum (an hlo.reduce_window over the whole axis, which
+                    hlo-to-linalg lowers as an O(n) scan, hlo_to_linalg/reduce.py)
     cummax/cummin : the same hlo.reduce_window with kind max/min (NaN propagates, as in JAX)
     cumprod       : Hillis-Steele doubling, log2(n) steps of y = y * shift(y, 2^k), the shift
                     padding with 1 (only multiply/pad/slice: differentiable, where
