@@ -26,6 +26,7 @@ _REGISTRY: dict[str, str] = {
     "hlo-to-linalg": "mlc.conversion.hlo_to_linalg:HloToLinalg",
     "mlc-readonly-arguments": "mlc.conversion.readonly_arguments:ReadonlyArguments",
     "mlc-distinct-results": "mlc.conversion.distinct_results:DistinctResults",
+    "mlc-reshaped-results": "mlc.conversion.reshaped_results:ReshapedResults",
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",
     "mlc-preallocate-temporaries": "mlc.conversion.preallocate_temporaries:PreallocateTemporaries",
     "mlc-signless": "mlc.conversion.signless:Signless",

@@ -30,6 +30,7 @@ from .codegen.vector_math import VectorMath
 from .codegen.vectorize import Vectorize
 from .conversion.bool_to_byte import BoolToByte
 from .conversion.distinct_results import DistinctResults
+from .conversion.reshaped_results import ReshapedResults
 from .conversion.fold_widening import FoldWidening
 from .conversion.fuse_kernels import FuseKernels
 from .conversion.hlo_to_linalg import HloToLinalg
@@ -90,6 +91,8 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
         Upstream("func.func(cse,canonicalize)"),
         # Results -> out-params; a statically shaped result is computed in place in the caller's buffer.
         Upstream("buffer-results-to-out-params{hoist-static-allocs modify-public-functions}"),
+        # ... and so is a reshape of a buffer the function allocates (repeat, a flatten).
+        ReshapedResults(),
         # An operand copied only to be all-reduced in place is sent from where it is
         # (before StridedCopies and the scratch views change the copies' form).
         OutOfPlaceCollectives(),
