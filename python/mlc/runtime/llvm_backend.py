@@ -148,7 +148,7 @@ def split_module(llvm_ir: str, parts: int) -> list[str]:
         else:
             rest.append(lines[i])
             i += 1
-    if any(line.startswith("@") and (" internal global " in line or " private global " in line) for line in rest):
+    if not all(_copyable_global(line) for line in rest if line.startswith("@")):
         return [llvm_ir]
     inline_groups = {line.split()[1] for line in rest
                      if line.startswith("attributes #") and "alwaysinline" in line}
@@ -164,16 +164,32 @@ def split_module(llvm_ir: str, parts: int) -> list[str]:
         return [llvm_ir]
     modules = []
     for mine in bins:
-        body = list(rest)
+        code = []
         for f in helpers:
-            body += f
+            code += f
         for f in shared:
             if any(f is g for g in mine):
-                body += [_external(f[0])] + f[1:]
+                code += [_external(f[0])] + f[1:]
             else:
-                body.append("declare " + _external(f[0])[len("define "):].rsplit(" {", 1)[0])
-        modules.append("\n".join(body))
+                code.append("declare " + _external(f[0])[len("define "):].rsplit(" {", 1)[0])
+        text = "\n".join(code)
+        # A local constant goes only where it is used (a big one is parsed once, not per part).
+        kept = [line for line in rest if not line.startswith("@") or " = external " in line
+                or line.split(" = ", 1)[0] in text]
+        modules.append("\n".join(kept + code))
     return modules
+
+
+def _copyable_global(line: str) -> bool:
+    """A global every part may have its own copy of: a local constant, or a declaration of
+    one defined elsewhere. A mutable local global would be two variables, an exported
+    definition two symbols of one name."""
+    _, _, definition = line.partition(" = ")
+    words = definition.split()
+    if words and words[0] == "external":
+        return True
+    local = bool(words) and words[0] in ("internal", "private")
+    return local and "constant" in words[:4] and "global" not in words[:4]
 
 
 def _external(define_line: str) -> str:

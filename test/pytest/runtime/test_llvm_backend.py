@@ -170,6 +170,11 @@ def test_small_or_unsafe_modules_stay_whole(monkeypatch):
     monkeypatch.setattr(llvm_backend, "SPLIT_MIN_LINES", 50)
     with_state = _chain_module(40, mutable_global=True)
     assert llvm_backend.split_module(with_state, 2) == [with_state]  # a mutable global would be copied
+    for extra in ("@c = private unnamed_addr global i32 0", "@g = global i32 0", "@k = constant i32 7"):
+        other = extra + "\n" + module  # a second variable, or two definitions of one symbol
+        assert llvm_backend.split_module(other, 2) == [other]
+    shared = "@d = external global i32\n@s = private unnamed_addr constant [2 x i8] c\"a\\00\"\n" + module
+    assert len(llvm_backend.split_module(shared, 2)) == 2  # declarations and local constants: copied
     assert llvm_backend.split_module(module, 1) == [module]
 
 
