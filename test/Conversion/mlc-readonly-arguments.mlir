@@ -54,3 +54,28 @@ func.func @donated_scan(%x: tensor<8xf32>) -> tensor<8xf32> attributes {mlc.resu
   }
   return %r : tensor<8xf32>
 }
+
+// One tensor.empty starting two loops becomes one alloc_tensor, used by both.
+// CHECK-LABEL: func @two_loops_one_empty
+// CHECK: %[[OUT:.*]] = bufferization.alloc_tensor() : tensor<8xf32>
+// CHECK-NOT: bufferization.alloc_tensor
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[OUT]])
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[OUT]])
+func.func @two_loops_one_empty(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {mlc.result_aliases = array<i64: 0, -1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %e = tensor.empty() : tensor<8xf32>
+  %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%out = %e) -> (tensor<8xf32>) {
+    %v = tensor.extract %x[%k] : tensor<8xf32>
+    %n = tensor.insert %v into %out[%k] : tensor<8xf32>
+    scf.yield %n : tensor<8xf32>
+  }
+  %s = scf.for %k = %c0 to %c8 step %c1 iter_args(%out = %e) -> (tensor<8xf32>) {
+    %v = tensor.extract %x[%k] : tensor<8xf32>
+    %w = arith.addf %v, %v : f32
+    %n = tensor.insert %w into %out[%k] : tensor<8xf32>
+    scf.yield %n : tensor<8xf32>
+  }
+  return %r, %s : tensor<8xf32>, tensor<8xf32>
+}

@@ -82,17 +82,20 @@ class ReadonlyArguments(Pass):
 def _keep_loop_destinations(module: ir.Operation) -> None:
     """tensor.empty -> bufferization.alloc_tensor where it starts a value an scf.for carries,
     which eliminate-empty-tensors then leaves alone (see the module docstring)."""
-    empties = []
+    empties: list[ir.Operation] = []  # each once: one empty may start several loops
 
     def visit(op):
         if op.operation.name == "scf.for":
             for value in list(op.operands)[3:]:  # lower bound, upper bound, step, then the inits
-                if not isinstance(value, ir.BlockArgument) and value.owner.operation.name == "tensor.empty":
-                    empties.append(value.owner)
+                if isinstance(value, ir.BlockArgument):
+                    continue
+                owner = value.owner.operation
+                if owner.name == "tensor.empty" and not any(owner == e for e in empties):
+                    empties.append(owner)
         return ir.WalkResult.ADVANCE
 
     module.walk(visit)
-    for empty_op in {id(e): e for e in empties}.values():
+    for empty_op in empties:
         if len(empty_op.operands):  # dynamic sizes: leave it to eliminate-empty-tensors
             continue
         with ir.InsertionPoint(empty_op), empty_op.location:
