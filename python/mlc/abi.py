@@ -5,8 +5,8 @@ The compile pipeline produces, for each public function `f`, a C interface
 memref descriptors `{allocated, aligned, offset, sizes[rank], strides[rank]}`: the inputs,
 then the results (destination-passing style: the caller allocates them), then, when the
 function carries the `SCRATCH_ATTR` attribute, one byte buffer of that many bytes for its
-temporaries (64-byte aligned, allocated once by the caller). The JIT's packed form
-`_mlir__mlir_ciface_f(void **args)` takes an array of pointers to those pointers.
+temporaries (64-byte aligned, allocated once by the caller). The runtime calls it
+directly, with one pointer per argument.
 
 Code that runs parallel loops calls `PARALLEL_SYMBOL`, MLC's thread pool
 (runtime/parallel_runtime.c): `void mlc_parallel_for(void (*body)(void *context, int64_t
@@ -25,7 +25,3 @@ def c_interface(entry: str) -> str:
     """The symbol of `entry`'s C interface (one descriptor pointer per argument)."""
     return "_mlir_ciface_" + entry
 
-
-def packed_interface(entry: str) -> str:
-    """The symbol of `entry`'s packed interface (one `void **` argument), which the JIT adds."""
-    return "_mlir_" + c_interface(entry)

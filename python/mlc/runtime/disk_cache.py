@@ -294,11 +294,7 @@ class DiskCache:
     # --- removal ----------------------------------------------------------------------------
     def _remove_entry(self, key: str) -> None:
         """Metadata first: a reader that finds no JSON never looks for the library."""
-        for path in [self.root / f"{key}.json", *self.root.glob(f"{key}.*.so")]:
-            try:
-                path.unlink()
-            except OSError:
-                pass
+        _unlink_all([self.root / f"{key}.json", *self.root.glob(f"{key}.*.so")])
 
     def evict(self) -> int:
         """Removes least recently used entries until the cache fits its cap, and temporary

@@ -85,6 +85,9 @@ class Executable:
         try:
             code = object_codes(llvm_ir, opt_level, threads=threads)
             linked = JitLinked(code)
+        except LLVMError as e:
+            raise RuntimeError(f"LLVM failed on the compiled module: {e}") from None
+        try:  # linking happens at the first lookup: a missing function fails here
             address = linked.address(c_interface(entry))
         except LLVMError as e:
             raise RuntimeError(_lookup_failure(entry, info.externals, str(e))) from None

@@ -85,7 +85,7 @@ def object_code(llvm_ir: str, opt_level: int = 2, cpu: str | None = None, featur
         cpu, host_features = host_cpu()
         features = host_features if features is None else features
     machine = lib.CreateTargetMachine(target, triple, cpu.encode(), (features or "").encode(),
-                                      llvm_c.CODEGEN_LEVEL[opt_level], llvm_c.RELOC_PIC,
+                                      opt_level, llvm_c.RELOC_PIC,  # LLVMCodeGenOptLevel 0..3 = -O0..-O3
                                       llvm_c.CODE_MODEL_DEFAULT)
     context = lib.ContextCreate()
     try:
@@ -152,23 +152,25 @@ def split_module(llvm_ir: str, parts: int) -> list[str]:
         return [llvm_ir]
     inline_groups = {line.split()[1] for line in rest
                      if line.startswith("attributes #") and "alwaysinline" in line}
-    helpers = [f for f in functions if f[0].startswith("define internal ")
-               and any(f" {group} " in f[0] + " " for group in inline_groups)]
-    shared = [f for f in functions if f not in helpers]
-    bins: list[list] = [[] for _ in range(parts)]
-    for f in sorted(shared, key=len, reverse=True):  # largest first, into the lightest part
-        min(bins, key=lambda b: sum(map(len, b))).append(f)
-    sizes = [sum(map(len, b)) for b in bins]
-    bins = [b for b, size in zip(bins, sizes) if size]
-    if len(bins) < 2 or min(sizes) < _MIN_SHARE * sum(sizes) * 2 / parts:
+    helpers, shared = [], []
+    for f in functions:
+        inlined = f[0].startswith("define internal ") and any(f" {g} " in f[0] + " " for g in inline_groups)
+        (helpers if inlined else shared).append(f)
+    bins: list[list[int]] = [[] for _ in range(parts)]  # indices into `shared`
+    sizes = [0] * parts
+    for i in sorted(range(len(shared)), key=lambda i: len(shared[i]), reverse=True):
+        lightest = sizes.index(min(sizes))  # largest first, into the lightest part
+        bins[lightest].append(i)
+        sizes[lightest] += len(shared[i])
+    if min(sizes) < _MIN_SHARE * sum(sizes) * 2 / parts:  # (an empty part among them)
         return [llvm_ir]
     modules = []
-    for mine in bins:
+    for mine in map(set, bins):
         code = []
         for f in helpers:
             code += f
-        for f in shared:
-            if any(f is g for g in mine):
+        for i, f in enumerate(shared):
+            if i in mine:
                 code += [_external(f[0])] + f[1:]
             else:
                 code.append("declare " + _external(f[0])[len("define "):].rsplit(" {", 1)[0])

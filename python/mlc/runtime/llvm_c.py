@@ -66,7 +66,6 @@ _SIGNATURES = {
 ERROR_REPORTER = ctypes.CFUNCTYPE(None, c_void_p, c_void_p)
 
 # The enums of llvm-c/TargetMachine.h that MLC passes.
-CODEGEN_LEVEL = {0: 0, 1: 1, 2: 2, 3: 3}  # LLVMCodeGenLevelNone/Less/Default/Aggressive
 RELOC_PIC = 2  # LLVMRelocPIC: one object serves the in-memory JIT and a shared library
 CODE_MODEL_DEFAULT = 0
 OBJECT_FILE = 1  # LLVMObjectFile

@@ -10,6 +10,22 @@ from ...dialects.hlo.types import is_float
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
 
 
+def splat_value(attr: ir.Attribute):
+    """The one element of a splat dense constant, as a Python number; None otherwise."""
+    try:
+        elements = ir.DenseElementsAttr(attr)
+    except ValueError:  # not a dense elements attribute
+        return None
+    if not elements.is_splat:
+        return None
+    value = elements.get_splat_value()
+    if isinstance(value, ir.FloatAttr):
+        return value.value
+    if isinstance(value, ir.IntegerAttr):
+        return value.value
+    return None
+
+
 @lowering("constant")
 def lower_constant(op, sig):
     value, result_type = sig.attributes["value"], op.results[0].type

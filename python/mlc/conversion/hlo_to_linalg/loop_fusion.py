@@ -33,6 +33,7 @@ from mlir import ir
 from ...dialects.hlo.ops import OPS
 from ...dialects.hlo.types import is_unsigned, signless
 from ...dialects.hlo.verify import signature_of
+from .constant import splat_value
 from .elementwise import ELEMENTWISE_OPS
 from .registry import PARALLEL, cast, empty, generic_n, identity_map, projection
 from .scalar import SCALAR_OPS, ElementInfo, const
@@ -45,18 +46,6 @@ def _broadcast_map(operand: ir.RankedTensorType, shape: list[int], dims: list[in
     exprs = [ir.AffineDimExpr.get(d) if size == shape[d] else ir.AffineConstantExpr.get(0)
              for size, d in zip(operand.shape, dims)]
     return ir.AffineMap.get(len(shape), 0, exprs)
-
-
-def _splat_value(attr: ir.Attribute):
-    elements = ir.DenseElementsAttr(attr)
-    if not elements.is_splat:
-        return None
-    value = elements.get_splat_value()
-    if isinstance(value, ir.FloatAttr):
-        return value.value
-    if isinstance(value, ir.IntegerAttr):
-        return value.value
-    return None
 
 
 class _Plan:
@@ -117,7 +106,7 @@ def _plan(fn: ir.Operation) -> _Plan | None:
             return None
         name = op.name
         if name == "hlo.constant":
-            value = _splat_value(op.attributes["value"])
+            value = splat_value(op.attributes["value"])
             if value is None:
                 return None
             plan.steps.append((op, "constant", value, result, None))

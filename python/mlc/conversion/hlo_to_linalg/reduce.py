@@ -28,6 +28,7 @@ from ...dialects.hlo.types import is_bool, is_float
 from .registry import (PARALLEL, REDUCTION, empty, generic, generic_n, identity_map, loop_index,
                        lowering, projection)
 from .scalar import combine, const
+from .constant import splat_value
 from .loops import for_range, index
 from .slicing import extract_slice, insert_slice, pad_tensor
 
@@ -166,7 +167,8 @@ def lower_arg_reduce(op, sig):
     out_map = projection(x.rank, kept)
     iterators = [REDUCTION if d == dim else PARALLEL for d in range(x.rank)]
     maps = [identity_map(x.rank), out_map, out_map]
-    best_init = linalg.fill(_extreme(et, kind == "min", unsigned), outs=[empty(ir.RankedTensorType.get(result_type.shape, et))])
+    best_type = ir.RankedTensorType.get(result_type.shape, et)
+    best_init = linalg.fill(_extreme(et, kind == "min", unsigned), outs=[empty(best_type)])
     best = generic([op.operands[0]], best_init, [identity_map(x.rank), out_map], iterators,
                    lambda v, acc: combine(kind, et, v, acc, unsigned))
     n = x.shape[dim]
@@ -194,13 +196,7 @@ def _splat_number(value: ir.Value):
         value = value.owner.operands[0]
     if isinstance(value, ir.BlockArgument) or value.owner.name not in ("arith.constant", "hlo.constant"):
         return None
-    attr = value.owner.attributes["value"]
-    if not isinstance(attr, ir.DenseElementsAttr) or not attr.is_splat:
-        return None
-    element = attr.get_splat_value()
-    if isinstance(element, ir.FloatAttr):
-        return element.value
-    return ir.IntegerAttr(element).value
+    return splat_value(value.owner.attributes["value"])
 
 
 def _scan_axis(op, sig, shape, window, strides, base, dilations, padding) -> int | None:

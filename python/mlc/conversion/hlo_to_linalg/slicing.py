@@ -13,12 +13,17 @@ from .registry import PARALLEL, empty, generic, identity_map, lowering
 _DYNAMIC = ir.ShapedType.get_dynamic_stride_or_offset()
 
 
+def _offsets(offsets) -> tuple[list[ir.Value], list[int]]:
+    """(the dynamic offsets, the static ones with a marker where a dynamic one goes)."""
+    return ([o for o in offsets if isinstance(o, ir.Value)],
+            [_DYNAMIC if isinstance(o, ir.Value) else o for o in offsets])
+
+
 def extract_slice(source: ir.Value, result_type: ir.RankedTensorType, offsets, strides=None) -> ir.Value:
     """tensor.extract_slice with static sizes; an offset is an int or an index Value."""
     rank = result_type.rank
     strides = strides or [1] * rank
-    dynamic = [o for o in offsets if isinstance(o, ir.Value)]
-    static = [_DYNAMIC if isinstance(o, ir.Value) else o for o in offsets]
+    dynamic, static = _offsets(offsets)
     return tensor.extract_slice(result_type, source, dynamic, [], [], static,
                                 list(result_type.shape), list(strides))
 
@@ -26,10 +31,16 @@ def extract_slice(source: ir.Value, result_type: ir.RankedTensorType, offsets, s
 def insert_slice(source: ir.Value, dest: ir.Value, offsets, strides=None) -> ir.Value:
     source_type = ir.RankedTensorType(source.type)
     strides = strides or [1] * source_type.rank
-    dynamic = [o for o in offsets if isinstance(o, ir.Value)]
-    static = [_DYNAMIC if isinstance(o, ir.Value) else o for o in offsets]
+    dynamic, static = _offsets(offsets)
     return tensor.insert_slice(source, dest, dynamic, [], [], static, list(source_type.shape),
                                list(strides))
+
+
+def parallel_insert_slice(source: ir.Value, dest: ir.Value, offsets) -> None:
+    """tensor.parallel_insert_slice (in an scf.forall's terminator) with unit strides."""
+    shape = list(ir.RankedTensorType(source.type).shape)
+    dynamic, static = _offsets(offsets)
+    tensor.ParallelInsertSliceOp(source, dest, dynamic, [], [], static, shape, [1] * len(shape))
 
 
 @lowering("reverse")

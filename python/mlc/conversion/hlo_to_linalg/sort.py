@@ -26,7 +26,7 @@ from ...dialects.hlo.types import is_bool, is_float
 from .loops import for_nest, for_range, index
 from ...codegen.parallel import worth_work
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
-from .slicing import _DYNAMIC, extract_slice
+from .slicing import extract_slice, parallel_insert_slice
 
 
 def _before(a: ir.Value, b: ir.Value, t: ir.Type, descending: bool, unsigned: bool) -> ir.Value:
@@ -65,18 +65,21 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
                 def read(position):
                     return [tensor.extract(s, at(row, position)) for s in srcs]
 
+                def key(position):  # what the merge compares (the payload only moves along)
+                    return tensor.extract(srcs[0], at(row, position))
+
                 def step(t, state):
                     i, j, bi, bj, *outs = state
                     # From the front: the smallest element left, the left run's on a tie.
                     li, rj = arith.minsi(i, last_left), arith.minsi(j, last)
                     take_right = arith.andi(arith.cmpi(arith.CmpIPredicate.slt, j, hi), arith.ori(
                         arith.cmpi(arith.CmpIPredicate.sge, i, mid),
-                        _before(read(rj)[0], read(li)[0], t_elem, descending, unsigned)))
+                        _before(key(rj), key(li), t_elem, descending, unsigned)))
                     # From the back: the largest element left, the right run's on a tie.
                     bli, brj = arith.maxsi(bi, lo), arith.maxsi(bj, mid)
                     take_left = arith.andi(arith.cmpi(arith.CmpIPredicate.sge, bi, lo), arith.ori(
                         arith.cmpi(arith.CmpIPredicate.slt, bj, mid),
-                        _before(read(brj)[0], read(bli)[0], t_elem, descending, unsigned)))
+                        _before(key(brj), key(bli), t_elem, descending, unsigned)))
                     # The element taken is read again at the chosen position: a select between
                     # two floats becomes a branch on x86 (no cmov for vector registers), taken
                     # at random on random data; a select between two positions is a cmov.
@@ -125,10 +128,8 @@ def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], 
         merged = merge_pass(ivs, slices, write_row=[index(0)] * len(ivs))
         terminator = loop.terminator()
     with ir.InsertionPoint(terminator.region.blocks[0]):
-        dynamic = [o for o in offsets if isinstance(o, ir.Value)]
-        static = [_DYNAMIC if isinstance(o, ir.Value) else o for o in offsets]
         for m, o in zip(merged, outs):
-            tensor.ParallelInsertSliceOp(m, o, dynamic, [], [], static, sizes, [1] * len(sizes))
+            parallel_insert_slice(m, o, offsets)
     return list(loop.results)
 
 
