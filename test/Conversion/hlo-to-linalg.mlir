@@ -640,15 +640,65 @@ func.func private @with_reshape(%a: tensor<4xf32>, %x: tensor<4x8xf32>) -> tenso
 
 // Enough rows times length (64 x 128 merge steps of ~8 ops: 2^16, the thread rule's floor):
 // each pass's rows become an scf.forall, each iteration merging its row into its own slice
-// of the pass's fresh tensor and inserting it back in parallel.
+// of the pass's fresh tensor and inserting it back in parallel. (f64 rows of 128: merge
+// sort, radix sort's 8 passes cost more.)
 // CHECK-LABEL: func @sorting_rows
-// CHECK: %[[FRESH:.*]] = tensor.empty() : tensor<64x128xf32>
-// CHECK: scf.forall (%[[ROW:.*]]) in (64) shared_outs(%[[OUT:.*]] = %[[FRESH]]) -> (tensor<64x128xf32>)
+// CHECK-NOT: arith.shrui
+// CHECK: %[[FRESH:.*]] = tensor.empty() : tensor<64x128xf64>
+// CHECK: scf.forall (%[[ROW:.*]]) in (64) shared_outs(%[[OUT:.*]] = %[[FRESH]]) -> (tensor<64x128xf64>)
 // CHECK:   %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], 0] [1, 128] [1, 1]
-// CHECK:   scf.for {{.*}} iter_args(%{{.*}} = %[[SLICE]]) -> (tensor<1x128xf32>)
+// CHECK:   scf.for {{.*}} iter_args(%{{.*}} = %[[SLICE]]) -> (tensor<1x128xf64>)
 // CHECK:   scf.forall.in_parallel
 // CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[ROW]], 0] [1, 128] [1, 1]
-func.func @sorting_rows(%a: tensor<64x128xf32>) -> tensor<64x128xf32> {
-  %0 = "hlo.sort"(%a) {dimension = 1 : i64} : (tensor<64x128xf32>) -> tensor<64x128xf32>
-  return %0 : tensor<64x128xf32>
+func.func @sorting_rows(%a: tensor<64x128xf64>) -> tensor<64x128xf64> {
+  %0 = "hlo.sort"(%a) {dimension = 1 : i64} : (tensor<64x128xf64>) -> tensor<64x128xf64>
+  return %0 : tensor<64x128xf64>
+}
+
+// -----
+
+// A row of 300 f32: radix sort. The key (descending: complemented) is computed for every
+// element first; one loop over the row counts the four 8-bit digits into 4 x 256 buckets;
+// each pass prefix-sums its buckets and scatters keys and values by digit, the last pass
+// values only, into the result.
+// CHECK-LABEL: func @radix_sort_descending
+// CHECK: %[[KEYS:.*]] = linalg.generic {{.*}} ins(%[[X:.*]] : tensor<300xf32>) outs(%{{.*}} : tensor<300xi32>)
+// CHECK:   arith.bitcast %{{.*}} : f32 to i32
+// CHECK:   arith.cmpf oeq
+// CHECK:   arith.cmpf uno
+// CHECK:   arith.cmpi slt
+// CHECK:   %[[KEY:.*]] = arith.select
+// CHECK:   %[[DESC:.*]] = arith.xori %[[KEY]], %c-1_i32 : i32
+// CHECK:   linalg.yield %[[DESC]] : i32
+// CHECK: %[[COUNTS:.*]] = scf.for %{{.*}} = %c0 to %c300 step %c1 iter_args(%{{.*}}) -> (tensor<1024xindex>)
+// CHECK-COUNT-4: tensor.insert %{{.*}} : tensor<1024xindex>
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args({{.*}}) -> (tensor<256xindex>, index)
+// CHECK: scf.for {{.*}} -> (tensor<256xindex>, tensor<300xi32>, tensor<300xf32>)
+// CHECK-COUNT-2: scf.for {{.*}} -> (tensor<256xindex>, tensor<300xi32>, tensor<300xf32>)
+// CHECK: %[[LAST:.*]]:2 = scf.for {{.*}} -> (tensor<256xindex>, tensor<300xf32>)
+// CHECK:   arith.shrui %{{.*}}, %c24_i32 : i32
+// CHECK: return %[[LAST]]#1
+func.func @radix_sort_descending(%a: tensor<300xf32>) -> tensor<300xf32> {
+  %0 = "hlo.sort"(%a) {dimension = 0 : i64, descending = true} : (tensor<300xf32>) -> tensor<300xf32>
+  return %0 : tensor<300xf32>
+}
+
+// -----
+
+// argsort of long rows of int32: the key flips the sign bit; the payload is the position
+// (no iota tensor), written as i32 by the last pass; 4096 per row take 11-bit digits (3
+// passes, 3 x 2048 buckets); 16 rows x 4096 is enough work for the rows to run in parallel.
+// CHECK-LABEL: func @radix_argsort_rows
+// CHECK: linalg.generic
+// CHECK:   arith.xori %{{.*}}, %c-2147483648_i32 : i32
+// CHECK: scf.forall (%[[ROW:.*]]) in (16) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<16x4096xi32>)
+// CHECK:   scf.for {{.*}} -> (tensor<6144xindex>)
+// CHECK:   scf.for %{{.*}} = %c0 to %c2048 step %c1
+// CHECK:   scf.for %[[I:.*]] = %c0 to %c4096 step %c1 {{.*}} -> (tensor<2048xindex>, tensor<4096xi32>, tensor<4096xi32>)
+// CHECK:     arith.index_cast %[[I]] : index to i32
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[ROW]], 0] [1, 4096] [1, 1]
+func.func @radix_argsort_rows(%a: tensor<16x4096xi32>) -> tensor<16x4096xi32> {
+  %0 = "hlo.argsort"(%a) {dimension = 1 : i64} : (tensor<16x4096xi32>) -> tensor<16x4096xi32>
+  return %0 : tensor<16x4096xi32>
 }

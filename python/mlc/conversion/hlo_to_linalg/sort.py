@@ -1,4 +1,5 @@
-"""hlo.sort / hlo.argsort -> a bottom-up merge sort in scf loops over tensors.
+"""hlo.sort / hlo.argsort -> a radix sort (radix_sort.py) on rows long enough for it, else
+a bottom-up merge sort in scf loops over tensors.
 
 For each pass (width 1, 2, 4, ... up to the sorted dimension's size; unrolled, since the
 size is static) a fresh tensor receives, for every row and every pair of adjacent runs,
@@ -24,6 +25,7 @@ from mlir.dialects import arith, scf, tensor
 
 from ...dialects.hlo.types import is_bool, is_float
 from .loops import for_nest, for_range, index
+from .radix_sort import radix_sort_row, radix_work, sort_keys
 from ...codegen.parallel import worth_work
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
 from .slicing import extract_slice, parallel_insert_slice
@@ -133,18 +135,45 @@ def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], 
     return list(loop.results)
 
 
+def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
+                 result_type: ir.RankedTensorType, positions: bool) -> ir.Value:
+    """`x` sorted along `dim`, or (positions) the positions along dim in that order: radix
+    sort on long rows of integer or float keys, merge sort otherwise."""
+    t = ir.RankedTensorType(x.type)
+    n = t.shape[dim]
+    radix = radix_work(t.element_type, n)
+    if radix is None or n < 2 or radix >= n * math.ceil(math.log2(n)) * _MERGE_STEP_COST:
+        payload = None
+        if positions:
+            rank = result_type.rank
+            payload = generic([], empty(result_type), [identity_map(rank)], [PARALLEL] * rank,
+                              lambda _out: loop_index(dim, result_type.element_type))
+        return merge_sort(x, payload, dim, descending, unsigned)[-1]
+    keys = sort_keys(x, descending, unsigned)
+    rows = [s for d, s in enumerate(t.shape) if d != dim]
+
+    def sort_row(row, dsts, write_row=None):
+        def value(position):
+            if positions:
+                return arith.index_cast(result_type.element_type, position)
+            return tensor.extract(x, row[:dim] + [position] + row[dim:])
+        return [radix_sort_row(keys, value, row, dim, n, result_type.element_type, dsts[0],
+                               row if write_row is None else write_row)]
+
+    fresh = [empty(result_type)]
+    if math.prod(rows) > 1 and worth_work(math.prod(rows) * radix):
+        return _rows_in_parallel(rows, dim, n, fresh, sort_row)[0]
+    return for_nest(rows, fresh, sort_row)[0]
+
+
 @lowering("sort")
 def lower_sort(op, sig):
-    return [merge_sort(op.operands[0], None, sig.attributes["dimension"],
-                       sig.attributes.get("descending", False), sig.operand_unsigned(0))[0]]
+    x = op.operands[0]
+    return [_sorted_rows(x, sig.attributes["dimension"], sig.attributes.get("descending", False),
+                         sig.operand_unsigned(0), ir.RankedTensorType(x.type), positions=False)]
 
 
 @lowering("argsort")
 def lower_argsort(op, sig):
-    result_type = op.results[0].type
-    dim = sig.attributes["dimension"]
-    rank = result_type.rank
-    positions = generic([], empty(result_type), [identity_map(rank)], [PARALLEL] * rank,
-                        lambda _out: loop_index(dim, result_type.element_type))
-    return [merge_sort(op.operands[0], positions, dim, sig.attributes.get("descending", False),
-                       sig.operand_unsigned(0))[1]]
+    return [_sorted_rows(op.operands[0], sig.attributes["dimension"], sig.attributes.get("descending", False),
+                         sig.operand_unsigned(0), op.results[0].type, positions=True)]
