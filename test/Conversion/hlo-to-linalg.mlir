@@ -657,12 +657,13 @@ func.func @sorting_rows(%a: tensor<64x128xf64>) -> tensor<64x128xf64> {
 
 // -----
 
-// A row of 300 f32: radix sort. The key (descending: complemented) is computed for every
-// element first; one loop over the row counts the four 8-bit digits into 4 x 256 buckets;
+// A row of 300 f32: radix sort. The row's keys (descending: complemented) are computed
+// first; one loop over the row counts the four 8-bit digits into 4 x 256 buckets;
 // each pass prefix-sums its buckets and scatters keys and values by digit, the last pass
 // values only, into the result.
 // CHECK-LABEL: func @radix_sort_descending
-// CHECK: %[[KEYS:.*]] = linalg.generic {{.*}} ins(%[[X:.*]] : tensor<300xf32>) outs(%{{.*}} : tensor<300xi32>)
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %arg0[0] [300] [1] : tensor<300xf32> to tensor<300xf32>
+// CHECK: %[[KEYS:.*]] = linalg.generic {{.*}} ins(%[[ROW]] : tensor<300xf32>) outs(%{{.*}} : tensor<300xi32>)
 // CHECK:   arith.bitcast %{{.*}} : f32 to i32
 // CHECK:   arith.cmpf oeq
 // CHECK:   arith.cmpf uno
@@ -689,9 +690,10 @@ func.func @radix_sort_descending(%a: tensor<300xf32>) -> tensor<300xf32> {
 // (no iota tensor), written as i32 by the last pass; 4096 per row take 11-bit digits (3
 // passes, 3 x 2048 buckets); 16 rows x 4096 is enough work for the rows to run in parallel.
 // CHECK-LABEL: func @radix_argsort_rows
-// CHECK: linalg.generic
-// CHECK:   arith.xori %{{.*}}, %c-2147483648_i32 : i32
 // CHECK: scf.forall (%[[ROW:.*]]) in (16) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<16x4096xi32>)
+// CHECK:   tensor.extract_slice %arg0[%[[ROW]], 0] [1, 4096] [1, 1] : tensor<16x4096xi32> to tensor<4096xi32>
+// CHECK:   linalg.generic
+// CHECK:     arith.xori %{{.*}}, %c-2147483648_i32 : i32
 // CHECK:   scf.for {{.*}} -> (tensor<6144xindex>)
 // CHECK:   scf.for %{{.*}} = %c0 to %c2048 step %c1
 // CHECK:   scf.for %[[I:.*]] = %c0 to %c4096 step %c1 {{.*}} -> (tensor<2048xindex>, tensor<4096xi32>, tensor<4096xi32>)
@@ -701,4 +703,43 @@ func.func @radix_sort_descending(%a: tensor<300xf32>) -> tensor<300xf32> {
 func.func @radix_argsort_rows(%a: tensor<16x4096xi32>) -> tensor<16x4096xi32> {
   %0 = "hlo.argsort"(%a) {dimension = 1 : i64} : (tensor<16x4096xi32>) -> tensor<16x4096xi32>
   return %0 : tensor<16x4096xi32>
+}
+
+// -----
+
+// argsort with limit 3 over rows of 500: a selection, no sort. Each row's keys are computed
+// first (the row's slice); the first 3 elements are insertion-sorted (an scf.while shifting
+// kept pairs down while the new key is before the previous one); every later element is
+// compared with the last kept key (unsigned) and inserted only when before it (scf.if).
+// CHECK-LABEL: func @top_k_selection
+// CHECK-NOT: arith.shrui
+// CHECK: scf.for %[[ROW:.*]] = %c0 to %c2 step %c1 iter_args(%{{.*}}) -> (tensor<2x3xi32>)
+// CHECK:   tensor.extract_slice %arg0[%[[ROW]], 0] [1, 500] [1, 1] : tensor<2x500xf32> to tensor<500xf32>
+// CHECK:   %[[KEYS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<500xi32>)
+// CHECK:   scf.for %{{.*}} = %c0 to %c3 step %c1 {{.*}} -> (tensor<3xi32>, tensor<2x3xi32>)
+// CHECK:     scf.while
+// CHECK:   scf.for %[[I:.*]] = %c3 to %c500 step %c1 {{.*}} -> (tensor<3xi32>, tensor<2x3xi32>)
+// CHECK:     %[[KEY:.*]] = tensor.extract %[[KEYS]][%[[I]]] : tensor<500xi32>
+// CHECK:     %[[LAST:.*]] = tensor.extract %{{.*}}[%c2] : tensor<3xi32>
+// CHECK:     %[[BEFORE:.*]] = arith.cmpi ult, %[[KEY]], %[[LAST]] : i32
+// CHECK:     scf.if %[[BEFORE]] -> (tensor<3xi32>, tensor<2x3xi32>)
+// CHECK:       scf.while
+func.func @top_k_selection(%a: tensor<2x500xf32>) -> tensor<2x3xi32> {
+  %0 = "hlo.argsort"(%a) {dimension = 1 : i64, descending = true, limit = 3 : i64} : (tensor<2x500xf32>) -> tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}
+
+// -----
+
+// limit 200 of 500: even random rows would insert often; the worst case (every element
+// inserted, 200 shifts each) costs more than twice the radix sort, which runs instead, and
+// its first 200 positions are the result.
+// CHECK-LABEL: func @top_k_by_sorting
+// CHECK-NOT: scf.while
+// CHECK: arith.shrui
+// CHECK: %[[FIRST:.*]] = tensor.extract_slice %{{.*}}[0, 0] [2, 200] [1, 1] : tensor<2x500xi32> to tensor<2x200xi32>
+// CHECK: return %[[FIRST]]
+func.func @top_k_by_sorting(%a: tensor<2x500xf32>) -> tensor<2x200xi32> {
+  %0 = "hlo.argsort"(%a) {dimension = 1 : i64, descending = true, limit = 200 : i64} : (tensor<2x500xf32>) -> tensor<2x200xi32>
+  return %0 : tensor<2x200xi32>
 }

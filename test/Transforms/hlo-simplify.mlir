@@ -606,6 +606,38 @@ func.func @slice_across_concat_kept(%x: tensor<4xf32>, %y: tensor<4xf32>) -> ten
 
 // -----
 
+// the first k of a descending argsort (its only use) is an argsort with limit k: top-k.
+// CHECK-LABEL: func @slice_of_argsort
+// CHECK-NOT: hlo.slice
+// CHECK: %[[TOP:.*]] = "hlo.argsort"(%arg0) {descending = true, dimension = 1 : i64, limit = 3 : i64} : (tensor<2x50xf32>) -> tensor<2x3xi32>
+// CHECK: return %[[TOP]]
+func.func @slice_of_argsort(%x: tensor<2x50xf32>) -> tensor<2x3xi32> {
+  %0 = "hlo.argsort"(%x) {dimension = 1 : i64, descending = true} : (tensor<2x50xf32>) -> tensor<2x50xi32>
+  %1 = "hlo.slice"(%0) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>} : (tensor<2x50xi32>) -> tensor<2x3xi32>
+  return %1 : tensor<2x3xi32>
+}
+
+// -----
+
+// not the first k (a start past 0), not whole along the other dimension, a stride, or an
+// argsort used elsewhere too: the slices stay.
+// CHECK-LABEL: func @slice_of_argsort_kept
+// CHECK-NOT: limit
+// CHECK-COUNT-4: hlo.slice
+func.func @slice_of_argsort_kept(%x: tensor<2x50xf32>) -> (tensor<2x3xi32>, tensor<1x3xi32>, tensor<2x3xi32>, tensor<2x50xi32>) {
+  %0 = "hlo.argsort"(%x) {dimension = 1 : i64} : (tensor<2x50xf32>) -> tensor<2x50xi32>
+  %1 = "hlo.slice"(%0) {start_indices = array<i64: 0, 1>, limit_indices = array<i64: 2, 4>, strides = array<i64: 1, 1>} : (tensor<2x50xi32>) -> tensor<2x3xi32>
+  %2 = "hlo.argsort"(%x) {dimension = 1 : i64, descending = true} : (tensor<2x50xf32>) -> tensor<2x50xi32>
+  %3 = "hlo.slice"(%2) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 1, 3>, strides = array<i64: 1, 1>} : (tensor<2x50xi32>) -> tensor<1x3xi32>
+  %4 = "hlo.argsort"(%x) {dimension = 1 : i64, descending = true, is_stable = true} : (tensor<2x50xf32>) -> tensor<2x50xi32>
+  %5 = "hlo.slice"(%4) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 2, 5>, strides = array<i64: 1, 2>} : (tensor<2x50xi32>) -> tensor<2x3xi32>
+  %6 = "hlo.argsort"(%x) {dimension = 0 : i64} : (tensor<2x50xf32>) -> tensor<2x50xi32>
+  %7 = "hlo.slice"(%6) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 1>} : (tensor<2x50xi32>) -> tensor<2x3xi32>
+  return %1, %3, %5, %6 : tensor<2x3xi32>, tensor<1x3xi32>, tensor<2x3xi32>, tensor<2x50xi32>
+}
+
+// -----
+
 // concatenating one operand is that operand.
 // CHECK-LABEL: func @concat_single
 // CHECK-NOT: tensor.concat

@@ -268,19 +268,17 @@ def _scatter_set(out, index, values):
 def top_k(operand, k: int):
     """jax.lax.top_k: the k largest along the last axis (values, int32 indices), largest
     first; ties keep the lower index first; NaN counts as the largest."""
-    from .selection import take_along_axis
     x = asarray(operand)
     k = int(k)
     if x.ndim == 0:
         raise ValueError("top_k: operand must have at least one dimension")
     if not 0 <= k <= x.shape[-1]:
         raise ValueError(f"top_k: k must be in [0, {x.shape[-1]}], got {k}")
-    order = argsort(x, axis=-1, descending=True)
-    from .indexing import getitem
-    indices = getitem(order, (Ellipsis, slice(0, k)))
-    if indices.size == 0:
-        return constant(np.zeros(indices.shape, x.dtype)), indices
-    return take_along_axis(x, indices, axis=-1), indices
+    if x.size == 0 or k == 0:
+        shape = x.shape[:-1] + (k,)
+        return constant(np.zeros(shape, x.dtype)), constant(np.zeros(shape, DEFAULT_INT))
+    values, indices = emit(hlo.top_k, x.value, k, element_type(DEFAULT_INT))
+    return wrap(values), wrap(indices)
 
 
 __all__ = ["sort", "argsort", "searchsorted", "digitize", "unique", "quantile", "nanquantile", "percentile",

@@ -487,7 +487,10 @@ def _sort(g, op):
     desc = g.d(st.booleans())
     if op == "sort":
         return g.add(hlo.sort(x, dim, descending=desc, is_stable=g.d(st.sampled_from([None, True, False]))))
-    return g.add(hlo.argsort(x, dim, descending=desc, index_type=ir.Type.parse(g.d(st.sampled_from(["i32", "i64"])))))
+    n = _shape(x)[dim]
+    limit = g.d(st.one_of(st.none(), st.integers(0, n)))  # top-k: a selection per row
+    return g.add(hlo.argsort(x, dim, descending=desc, index_type=ir.Type.parse(g.d(st.sampled_from(["i32", "i64"]))),
+                             limit=limit))
 
 
 def _constant(g):

@@ -33,5 +33,9 @@ def _sort(ctx, x):
 
 @evaluates("hlo.argsort")
 def _argsort(ctx, x):
-    """argsort(x): the stable sorting permutation along `dimension` (order of hlo.sort)."""
-    return sort_order(x, ctx.attrs["dimension"], ctx.attrs.get("descending", False))
+    """argsort(x): the stable sorting permutation along `dimension` (order of hlo.sort); with
+    `limit` = k its first k entries along `dimension`."""
+    dim = ctx.attrs["dimension"]
+    order = sort_order(x, dim, ctx.attrs.get("descending", False))
+    limit = ctx.attrs.get("limit")
+    return order if limit is None else np.take(order, np.arange(limit), axis=dim)

@@ -130,18 +130,12 @@ def tan(cv, op):
 
 @rule("chlo.top_k")
 def top_k(cv, op):
-    """The first k of a stable descending sort (values) and argsort (indices), last dim."""
-    # The k largest along the last dim, largest first; ties keep the lower index first,
-    # which a stable descending sort gives.
+    """The k largest along the last dim, largest first, ties by lower index: hlo.top_k's
+    argsort with a limit (a selection) and a gather."""
     x = cv.value(op.operands[0])
-    t = ir.RankedTensorType(x.type)
     k = ir.IntegerAttr(op.attributes["k"]).value
-    dim = t.rank - 1
-    values = hlo.sort(x, dim, descending=True)
-    indices = hlo.argsort(x, dim, descending=True,
-                          index_type=ir.RankedTensorType(op.results[1].type).element_type)
-    limit = list(t.shape[:-1]) + [k]
-    return [hlo.slice(v, [0] * t.rank, limit) for v in (values, indices)]
+    values, indices = hlo.top_k(x, k, ir.RankedTensorType(op.results[1].type).element_type)
+    return [values, indices]
 
 
 # erf_inv: M. Giles, "Approximating the erfinv function" (GPU Computing Gems, 2011), the

@@ -744,6 +744,23 @@ func.func @argsort_float_result(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+func.func @argsort_limit_too_large(%a: tensor<4x5xf32>) -> tensor<4x6xi32> {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: 'hlo.argsort' op limit 6 is out of range for dimension 1 of size 5
+  %0 = "hlo.argsort"(%a) {dimension = 1 : i64, limit = 6 : i64} : (tensor<4x5xf32>) -> tensor<4x6xi32>
+  return %0 : tensor<4x6xi32>
+}
+
+// -----
+
+func.func @argsort_limit_wrong_result(%a: tensor<4x5xf32>) -> tensor<4x5xi32> {
+  // CHECK: error: 'hlo.argsort' op
+  // CHECK-SAME: tensor<4x2xi32>
+  %0 = "hlo.argsort"(%a) {dimension = 1 : i64, limit = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x5xi32>
+  return %0 : tensor<4x5xi32>
+}
+
+// -----
+
 func.func @not_an_hlo_op(%a: tensor<2xf32>) -> tensor<2xf32> {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:8: error: custom op 'hlo.frobnicate' is unknown
   %0 = hlo.frobnicate %a : tensor<2xf32>

@@ -209,6 +209,8 @@ func.func @sorting(%a: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xi32>) {
   %0 = "hlo.sort"(%a) {dimension = 1 : i64, is_stable = true, descending = true} : (tensor<4x5xf32>) -> tensor<4x5xf32>
   // CHECK: "hlo.argsort"(%{{.*}}) {dimension = 0 : i64} : (tensor<4x5xf32>) -> tensor<4x5xi32>
   %1 = "hlo.argsort"(%a) {dimension = 0 : i64} : (tensor<4x5xf32>) -> tensor<4x5xi32>
+  // CHECK: "hlo.argsort"(%{{.*}}) {descending = true, dimension = 1 : i64, limit = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x2xi32>
+  %2 = "hlo.argsort"(%a) {dimension = 1 : i64, descending = true, limit = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x2xi32>
   return %0, %1 : tensor<4x5xf32>, tensor<4x5xi32>
 }
 

@@ -25,7 +25,8 @@ from mlir.dialects import arith, scf, tensor
 
 from ...dialects.hlo.types import is_bool, is_float
 from .loops import for_nest, for_range, index
-from .radix_sort import radix_sort_row, radix_work, sort_keys
+from .radix_sort import radix_sort_row, radix_work
+from .top_k import select_row, worth_selecting
 from ...codegen.parallel import worth_work
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
 from .slicing import extract_slice, parallel_insert_slice
@@ -104,7 +105,7 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
             return for_range(index(0), index(n), index(2 * width), dsts, merge_pair)
 
         fresh = [empty(ir.RankedTensorType(s.type)) for s in sources]
-        if math.prod(rows) > 1 and worth_work(math.prod(rows) * n * _MERGE_STEP_COST):
+        if math.prod(rows) > 1 and worth_work(math.prod(rows) * n * _MERGE_STEP_COST):  # one pass
             sources = _rows_in_parallel(rows, dim, n, fresh, merge_pass)
         else:
             sources = for_nest(rows, fresh, merge_pass)
@@ -135,6 +136,20 @@ def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], 
     return list(loop.results)
 
 
+def _merge_work(n: int) -> int:
+    return n * math.ceil(math.log2(n)) * _MERGE_STEP_COST if n > 1 else 0
+
+
+def _each_row(shape: list[int], dim: int, length: int, result_type: ir.RankedTensorType, work: int, body) -> ir.Value:
+    """A fresh `result_type` filled row by row (rows along `dim`, `length` long in the result)
+    by body(row, [out], write_row); the rows in parallel when their work passes the thread rule."""
+    rows = [s for d, s in enumerate(shape) if d != dim]
+    fresh = [empty(result_type)]
+    if math.prod(rows) > 1 and worth_work(math.prod(rows) * work):
+        return _rows_in_parallel(rows, dim, length, fresh, body)[0]
+    return for_nest(rows, fresh, body)[0]
+
+
 def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
                  result_type: ir.RankedTensorType, positions: bool) -> ir.Value:
     """`x` sorted along `dim`, or (positions) the positions along dim in that order: radix
@@ -142,28 +157,46 @@ def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
     t = ir.RankedTensorType(x.type)
     n = t.shape[dim]
     radix = radix_work(t.element_type, n)
-    if radix is None or n < 2 or radix >= n * math.ceil(math.log2(n)) * _MERGE_STEP_COST:
+    if radix is None or n < 2 or radix >= _merge_work(n):
         payload = None
         if positions:
             rank = result_type.rank
             payload = generic([], empty(result_type), [identity_map(rank)], [PARALLEL] * rank,
                               lambda _out: loop_index(dim, result_type.element_type))
         return merge_sort(x, payload, dim, descending, unsigned)[-1]
-    keys = sort_keys(x, descending, unsigned)
-    rows = [s for d, s in enumerate(t.shape) if d != dim]
-
     def sort_row(row, dsts, write_row=None):
         def value(position):
             if positions:
                 return arith.index_cast(result_type.element_type, position)
             return tensor.extract(x, row[:dim] + [position] + row[dim:])
-        return [radix_sort_row(keys, value, row, dim, n, result_type.element_type, dsts[0],
+        return [radix_sort_row(x, descending, unsigned, value, row, dim, result_type.element_type, dsts[0],
                                row if write_row is None else write_row)]
 
-    fresh = [empty(result_type)]
-    if math.prod(rows) > 1 and worth_work(math.prod(rows) * radix):
-        return _rows_in_parallel(rows, dim, n, fresh, sort_row)[0]
-    return for_nest(rows, fresh, sort_row)[0]
+    return _each_row(list(t.shape), dim, n, result_type, radix, sort_row)
+
+
+def _first_positions(x: ir.Value, dim: int, descending: bool, unsigned: bool, k: int,
+                     result_type: ir.RankedTensorType) -> ir.Value:
+    """The first k positions along `dim` in sort order (argsort's `limit`): a selection per
+    row (top_k.py) when even its worst case beats sorting, else the sort's first k."""
+    t = ir.RankedTensorType(x.type)
+    n = t.shape[dim]
+    radix = radix_work(t.element_type, n)
+    sort_work = min(_merge_work(n), radix if radix is not None else _merge_work(n))
+    if k == 0 or radix is None or not worth_selecting(n, k, sort_work):
+        shape = list(t.shape)
+        whole = _sorted_rows(x, dim, descending, unsigned,
+                             ir.RankedTensorType.get(shape, result_type.element_type), positions=True)
+        return extract_slice(whole, result_type, [0] * t.rank)
+    def select(row, dsts, write_row=None):
+        return [select_row(x, descending, unsigned, row, dim, n, k, result_type.element_type, dsts[0],
+                           row if write_row is None else write_row)]
+
+    return _each_row(list(t.shape), dim, k, result_type, n * _SCAN_WORK, select)
+
+
+# A selection's work per element on random data (a compare, rarely an insertion), for the thread rule.
+_SCAN_WORK = 4
 
 
 @lowering("sort")
@@ -175,5 +208,9 @@ def lower_sort(op, sig):
 
 @lowering("argsort")
 def lower_argsort(op, sig):
-    return [_sorted_rows(op.operands[0], sig.attributes["dimension"], sig.attributes.get("descending", False),
-                         sig.operand_unsigned(0), op.results[0].type, positions=True)]
+    x, result_type = op.operands[0], op.results[0].type
+    dim, descending = sig.attributes["dimension"], sig.attributes.get("descending", False)
+    limit = sig.attributes.get("limit")
+    if limit is not None and limit < ir.RankedTensorType(x.type).shape[dim]:
+        return [_first_positions(x, dim, descending, sig.operand_unsigned(0), limit, result_type)]
+    return [_sorted_rows(x, dim, descending, sig.operand_unsigned(0), result_type, positions=True)]

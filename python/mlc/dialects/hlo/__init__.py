@@ -335,10 +335,28 @@ def sort(x, dimension: int, descending: bool = False, is_stable: bool | None = N
                                 "is_stable": is_stable})
 
 
-def argsort(x, dimension: int, descending: bool = False, index_type: ir.Type | None = None) -> ir.Value:
+def argsort(x, dimension: int, descending: bool = False, index_type: ir.Type | None = None,
+            limit: int | None = None) -> ir.Value:
+    """limit = k: only the first k indices along `dimension` (top-k)."""
     index_type = index_type or ir.IntegerType.get_signless(64)
-    return _build("argsort", [x], {"dimension": dimension, "descending": descending or None},
+    return _build("argsort", [x], {"dimension": dimension, "descending": descending or None, "limit": limit},
                   tensor_type([], index_type))
+
+
+def top_k(x, k: int, index_type: ir.Type | None = None) -> tuple[ir.Value, ir.Value]:
+    """The k largest along the last dimension, largest first, ties by lower index, NaN
+    largest (jax.lax.top_k): indices = argsort(descending, limit = k), values = x gathered
+    at them (a gather batched over the leading dimensions)."""
+    t = ir.RankedTensorType(x.type)
+    last = t.rank - 1
+    indices = argsort(x, last, descending=True, index_type=index_type, limit=k)
+    column = reshape(indices, list(t.shape[:-1]) + [k, 1])
+    batch = list(range(last))
+    values = gather(x, column, offset_dims=[], collapsed_slice_dims=[last], start_index_map=[last],
+                    index_vector_dim=t.rank, slice_sizes=[1] * t.rank,
+                    operand_batching_dims=batch or None, start_indices_batching_dims=batch or None,
+                    indices_are_sorted=None)
+    return values, indices
 
 
 def dot_general(lhs, rhs, lhs_batching_dimensions=(), rhs_batching_dimensions=(),

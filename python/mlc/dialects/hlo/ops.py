@@ -238,9 +238,11 @@ _OP_LIST = [
           optional_attributes=(("is_stable", "bool"), ("descending", "bool")), family="sort"),
     OpDef("argsort", (("operand", "T"),), (("result", "R"),),
           "the indices that sort operand along `dimension` (stable; order as hlo.sort); the "
-          "result's integer type is the index type",
+          "result's integer type is the index type; with `limit` = k only the first k of them "
+          "along `dimension` (top-k: ascending the k smallest, descending the k largest)",
           attributes=(("dimension", "integer"),),
-          optional_attributes=(("is_stable", "bool"), ("descending", "bool")), family="sort"),
+          optional_attributes=(("is_stable", "bool"), ("descending", "bool"), ("limit", "integer")),
+          family="sort"),
     OpDef("dot_general", (("lhs", "L"), ("rhs", "H")), (("result", "R"),),
           "sum over the contracting dims of lhs * rhs; result dims are batch, "
           "lhs free, rhs free, in that order",

@@ -646,7 +646,13 @@ def sort(sig: OpSignature) -> list[ir.Type]:
         return [x]
     result = sig.declared()
     _check_index_type(result)
-    return [tensor_type(x.shape, result.element_type)]
+    shape = list(x.shape)
+    limit = sig.attributes.get("limit")
+    if limit is not None:
+        if not 0 <= limit <= shape[dim]:
+            raise HloTypeError(f"limit {limit} is out of range for dimension {dim} of size {shape[dim]}")
+        shape[dim] = limit
+    return [tensor_type(shape, result.element_type)]
 
 
 # The reductions MPI has for every number type (its and/or/xor are logical/bitwise in

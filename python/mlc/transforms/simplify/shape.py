@@ -118,6 +118,26 @@ def slice_of_concat(op, ctx):
     return None
 
 
+@pattern("hlo.slice")
+def slice_of_argsort(op, ctx):
+    """hlo.slice(hlo.argsort(x, d), [0, k) along d, whole elsewhere, unit strides)
+    -> hlo.argsort(x, d, limit = k), when the slice is the argsort's only use: the first k
+    of a sort (top-k, `argsort(-x)[:k]`) is a selection, not a sort."""
+    sort = producer(op.operands[0], "hlo.argsort")
+    if sort is None or len(list(op.operands[0].uses)) != 1:
+        return None
+    a, b = attrs(op), attrs(sort)
+    dim = b["dimension"]
+    shape = list(ir.RankedTensorType(op.operands[0].type).shape)
+    limits = list(a["limit_indices"])
+    k = limits[dim]
+    limits[dim] = shape[dim]
+    if a["strides"] != [1] * len(shape) or a["start_indices"] != [0] * len(shape) or limits != shape:
+        return None
+    index_type = ir.RankedTensorType(op.result.type).element_type
+    return [hlo.argsort(sort.operands[0], dim, bool(b.get("descending", False)), index_type, limit=k)]
+
+
 @pattern("tensor.concat")
 def concat_single(op, ctx):
     """tensor.concat(x) -> x"""
