@@ -458,6 +458,68 @@ func.func @long_row_sum(%x: memref<4x1000xf32>, %s: memref<4xf32>) {
 
 // -----
 
+// A sum over the last two loops (both reductions) of a contiguous input: the loops become
+// one (the input collapsed to 4 x 777), a row reduction with vector accumulators; not
+// upstream's loop of 16 lane-by-lane adds per vector into the scalar.
+// CHECK-LABEL: func @two_reduction_loops
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[}}[0], [1, 2]] : memref<4x7x111xf32> into memref<4x777xf32>
+// CHECK: %[[ACC:.*]]:2 = scf.for {{.*}} iter_args({{.*}}) -> (vector<[[$F32]]xf32>, vector<[[$F32]]xf32>)
+// CHECK: vector.reduction <add>
+// CHECK-NOT: vector.extract %{{.*}}[1] : vector<1xf32>
+// CHECK: return
+#tr_in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#tr_out = affine_map<(d0, d1, d2) -> (d0)>
+func.func @two_reduction_loops(%x: memref<4x7x111xf32>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#tr_in, #tr_out], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x : memref<4x7x111xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Not collapsed: the input is a strided view (its rows 200 apart, 111 used), so the two
+// reduced loops do not read one run of memory.
+// CHECK-LABEL: func @two_reduction_loops_strided
+// CHECK-NOT: memref.collapse_shape
+// CHECK: return
+#ts_in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ts_out = affine_map<(d0, d1, d2) -> (d0)>
+func.func @two_reduction_loops_strided(%x: memref<4x7x111xf32, strided<[1400, 200, 1]>>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#ts_in, #ts_out], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x : memref<4x7x111xf32, strided<[1400, 200, 1]>>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Not collapsed: a window's map (d0 * 2 + d1) is no projection of the loops (the second
+// input, the window's shape, gives the loops their sizes, as hlo-to-linalg's windows do).
+// CHECK-LABEL: func @two_reduction_loops_window
+// CHECK-NOT: memref.collapse_shape
+// CHECK: return
+#tw_in = affine_map<(d0, d1, d2) -> (d0 * 2 + d1, d2)>
+#tw_win = affine_map<(d0, d1, d2) -> (d1, d2)>
+#tw_out = affine_map<(d0, d1, d2) -> (d0)>
+func.func @two_reduction_loops_window(%x: memref<9x64xf32>, %w: memref<2x64xf32>, %s: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#tw_in, #tw_win, #tw_out], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %w : memref<9x64xf32>, memref<2x64xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // A ragged parallel row (100 f32, not a multiple of the lanes): MLC's row emitter, full
 // vectors then one 4-element vector; upstream's masked vectorization would mask every load
 // and store of the row.

@@ -335,6 +335,24 @@ func.func @compare_self_float_kept(%x: tensor<4xf32>) -> tensor<4xi1> {
 
 // -----
 
+// a boolean b != false and true == b are b; b != true (a negation) and integer compares stay.
+// CHECK-LABEL: func @compare_bool_identity
+// CHECK: %[[NOT:.*]] = "hlo.compare"(%arg0, %{{.*}}) {comparison_direction = "NE"}
+// CHECK: %[[INT:.*]] = "hlo.compare"(%arg1, %{{.*}}) {comparison_direction = "NE"}
+// CHECK: return %arg0, %arg0, %[[NOT]], %[[INT]]
+func.func @compare_bool_identity(%b: tensor<4xi1>, %i: tensor<4xi32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
+  %f = "hlo.constant"() {value = dense<false> : tensor<4xi1>} : () -> tensor<4xi1>
+  %t = "hlo.constant"() {value = dense<true> : tensor<4xi1>} : () -> tensor<4xi1>
+  %z = "hlo.constant"() {value = dense<0> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = "hlo.compare"(%b, %f) {comparison_direction = "NE"} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %1 = "hlo.compare"(%t, %b) {comparison_direction = "EQ"} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %2 = "hlo.compare"(%b, %t) {comparison_direction = "NE"} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %3 = "hlo.compare"(%i, %z) {comparison_direction = "NE"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  return %0, %1, %2, %3 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
 // x ^ 2 is x * x.
 // CHECK-LABEL: func @power_two
 // CHECK-NOT: hlo.power

@@ -140,18 +140,36 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 - n
     return m.where(last, hi, edges)
 
 
+def _uniform_bin(flat, edges, nb: int):
+    """The bin of each element among nb equal bins (numpy's way): (x - lo) * nb / (hi - lo)
+    rounded down, then moved by one where rounding put it beside the edges that hold it."""
+    from .selection import take
+    lo, hi = edges[0], edges[nb]
+    position = m.multiply(m.subtract(flat, lo), m.true_divide(float(nb), m.subtract(hi, lo)))
+    position = m.where(m.isnan(position), 0.0, position)  # (NaN is dropped below; no NaN index)
+    index = astype(m.clip(m.floor(position), 0, nb - 1), DEFAULT_INT)
+    index = m.subtract(index, astype(m.less(flat, take(edges, index)), DEFAULT_INT))
+    above = m.logical_and(m.greater_equal(flat, take(edges, m.add(index, 1))), m.not_equal(index, nb - 1))
+    return m.add(index, astype(above, DEFAULT_INT))
+
+
 def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
-    """(counts, bin_edges) with a static number of bins."""
+    """(counts, bin_edges) with a static number of bins. Equal bins (an integer `bins`): each
+    element's bin by arithmetic (_uniform_bin); given edges: by binary search."""
     from .sorting import searchsorted
     a = to_float(asarray(a))
     edges = histogram_bin_edges(a, bins, range, weights)
     flat = ravel(a)
     nb = edges.shape[0] - 1
-    index = searchsorted(edges, flat, side="right")
-    index = m.where(m.equal(flat, edges[nb]), nb, index)  # the last edge closes the last bin
-    index = m.where(m.logical_or(m.less(flat, edges[0]), m.isnan(flat)), nb + 1, index)  # dropped
+    if isinstance(bins, (int, np.integer)):
+        index = _uniform_bin(flat, edges, nb)
+    else:
+        index = m.subtract(searchsorted(edges, flat, side="right"), 1)
+        index = m.where(m.equal(flat, edges[nb]), nb - 1, index)  # the last edge closes the last bin
+    outside = m.logical_or(m.logical_or(m.less(flat, edges[0]), m.greater(flat, edges[nb])), m.isnan(flat))
+    index = m.where(outside, nb, index)  # dropped
     w = ravel(broadcast_to(asarray(weights), a.shape)) if weights is not None else m.add(m.multiply(flat, 0), 1)
-    counts = _scatter_add(nb + 1, m.subtract(index, 1), w)
+    counts = _scatter_add(nb + 1, index, w)
     counts = counts[:nb]
     if density:
         widths = m.subtract(edges[1:], edges[:-1])

@@ -118,6 +118,26 @@ def test_axis_reductions(shape, axis, op):
     assert np.all(np.abs(got - want) <= 1e-6 * scale + 1e-30)
 
 
+@pytest.mark.parametrize("shape, axis", [((1000, 777), None), ((64, 33, 5), (1, 2)), ((3, 4, 5, 6), (2, 3)),
+                                         ((1000, 768), None), ((5, 300), None)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_reductions_over_several_trailing_axes(shape, axis, dtype):
+    """Several trailing axes reduced at once are one loop (collapse_reduction_loops): a whole
+    matrix summed, a count of a mask, the maximum over the last two axes."""
+    x = data(shape, dtype)
+    for op in ("sum", "max"):
+        got = mlc.jit(lambda a: getattr(mnp, op)(a, axis=axis))(x)
+        want = getattr(np, op)(x.astype(np.float64), axis=axis)
+        if np.issubdtype(dtype, np.integer):
+            np.testing.assert_array_equal(got, want.astype(dtype))
+        else:
+            scale = np.sum(np.abs(x), axis=axis) if op == "sum" else np.abs(want)
+            tolerance = {np.float32: 1e-6, np.float64: 1e-14}[dtype]
+            assert np.all(np.abs(got - want) <= tolerance * scale + 1e-30)
+    count = mlc.jit(lambda a: mnp.count_nonzero(a > 0, axis=axis))(x)
+    np.testing.assert_array_equal(count, np.count_nonzero(x > 0, axis=axis))
+
+
 def test_large_input_does_not_crash():
     x = data((4096, 4096), np.float32)
     check(lambda a: mnp.max(mnp.exp(a) + 1.0, axis=1), lambda a: np.max(np.exp(a) + 1.0, axis=1), (x,), np.float32)

@@ -637,6 +637,27 @@ def test_histogram(rng, bins, shape):
     check(counts, np.histogram(x, bins=explicit)[0], np.float32)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("bins,limits", [(50, (-4.0, 4.0)), (13, (-2.3, 3.7)), (1, (0.0, 1.0)), (7, None)])
+def test_histogram_equal_bins_by_arithmetic(rng, dtype, bins, limits):
+    """Equal bins are found by arithmetic (and corrected by one where rounding misses): the
+    counts equal those of the same edges given explicitly (a binary search), on values
+    lying exactly on edges or an ulp beside them, outside the range, infinite and NaN."""
+    x = (rng.standard_normal(20000) * 2).astype(dtype)
+    _, edges = jit(lambda v: mnp.histogram(v, bins=bins, range=limits))(x)
+    edges = np.asarray(edges)
+    x[:300] = rng.choice(edges, 300)
+    # an ulp off each edge (inside the data's range when the range comes from it)
+    below, above = np.nextafter(edges[1:], dtype(-np.inf)), np.nextafter(edges[:-1], dtype(np.inf))
+    x[400:400 + 2 * bins] = np.concatenate([below, above])
+    if limits is not None:
+        x[300:306] = [np.nan, np.inf, -np.inf, np.nextafter(edges[-1], dtype(9)), np.nextafter(edges[0], dtype(-9)), -0.0]
+    counts, _ = jit(lambda v: mnp.histogram(v, bins=bins, range=limits))(x)
+    explicit, _ = jit(lambda v, e: mnp.histogram(v, bins=e))(x, edges)
+    check(counts, np.asarray(explicit))
+    check(counts, np.histogram(x, bins=edges)[0], np.float32 if dtype == np.float32 else np.float64)
+
+
 def test_bincount(rng):
     x = rng.integers(0, 6, size=17).astype(np.int32)
     check(jit(lambda v: mnp.bincount(v, length=8))(x), np.bincount(x, minlength=8).astype(np.int32))

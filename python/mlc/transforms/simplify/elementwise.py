@@ -8,9 +8,9 @@ import numpy as np
 from mlir import ir
 
 from ...dialects import hlo
-from ...dialects.hlo.types import is_unsigned
-from ..patterns import (attrs, is_float_value, is_splat_of, operand_if_same_type, pattern, producer, splat,
-                        splat_like)
+from ...dialects.hlo.types import is_bool, is_unsigned
+from ..patterns import (attrs, element_type, is_float_value, is_splat_of, operand_if_same_type, pattern, producer,
+                        splat, splat_like)
 
 
 def _either(op, number):
@@ -172,6 +172,18 @@ def compare_self_integer(op, ctx):
     if lhs != rhs or is_float_value(lhs):
         return None
     return [splat_like(op.result.type, _SELF_COMPARE[attrs(op)["comparison_direction"]])]
+
+
+@pattern("hlo.compare")
+def compare_bool_identity(op, ctx):
+    """hlo.compare(b, splat false, NE) -> b;  hlo.compare(b, splat true, EQ) -> b   (b: i1;
+    count_nonzero(mask) and mask != 0 write it)"""
+    if not is_bool(element_type(op.operands[0])):
+        return None
+    direction = attrs(op)["comparison_direction"]
+    if direction not in ("NE", "EQ"):
+        return None
+    return _keep(_either(op, direction == "EQ"))
 
 
 @pattern("hlo.power")
