@@ -743,3 +743,21 @@ func.func @top_k_by_sorting(%a: tensor<2x500xf32>) -> tensor<2x200xi32> {
   %0 = "hlo.argsort"(%a) {dimension = 1 : i64, descending = true, limit = 200 : i64} : (tensor<2x500xf32>) -> tensor<2x200xi32>
   return %0 : tensor<2x200xi32>
 }
+
+// -----
+
+// A running reduction of one row (1-D): the running value is a scalar carried by the loop,
+// one element extracted, combined and inserted per step (as a one-element tensor its
+// buffer was allocated and freed per element).
+// CHECK-LABEL: func @running_sum_1d
+// CHECK: %[[INIT:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: scf.for %[[K:.*]] = %c0 to %c9 step %c1 iter_args(%[[ACC:.*]] = %[[INIT]], %[[OUT:.*]] = %{{.*}}) -> (f32, tensor<9xf32>)
+// CHECK:   %[[X:.*]] = tensor.extract %arg0[%[[K]]] : tensor<9xf32>
+// CHECK:   %[[NEXT:.*]] = arith.addf %[[X]], %[[ACC]] : f32
+// CHECK:   %[[INS:.*]] = tensor.insert %[[NEXT]] into %[[OUT]][%[[K]]] : tensor<9xf32>
+// CHECK:   scf.yield %[[NEXT]], %[[INS]] : f32, tensor<9xf32>
+func.func @running_sum_1d(%a: tensor<9xf32>) -> tensor<9xf32> {
+  %zero = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "hlo.reduce_window"(%a, %zero) {window_dimensions = array<i64: 9>, padding = dense<[[8, 0]]> : tensor<1x2xi64>, kind = "add"} : (tensor<9xf32>, tensor<f32>) -> tensor<9xf32>
+  return %0 : tensor<9xf32>
+}

@@ -25,7 +25,31 @@ func.func @generic_on_bools(%a: tensor<4xi1>) -> tensor<4xi1> {
 
 // -----
 
-// A bool read out of a tensor for control flow is truncated back to i1.
+// A boolean reduction (any along rows) combines the output's bytes themselves: the compare
+// is extended to a byte and or'ed with the accumulator byte, no trunci / extui around it.
+// CHECK-LABEL: func @any_rows
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: i8):
+// CHECK:   %[[C:.*]] = arith.cmpf ogt, %[[X]], %{{.*}} : f32
+// CHECK:   %[[E:.*]] = arith.extui %[[C]] : i1 to i8
+// CHECK:   %[[OR:.*]] = arith.ori %[[E]], %[[ACC]] : i8
+// CHECK:   linalg.yield %[[OR]] : i8
+func.func @any_rows(%x: tensor<4x9xf32>) -> tensor<4xi1> {
+  %false = arith.constant false
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xi1>
+  %init = linalg.fill ins(%false : i1) outs(%e : tensor<4xi1>) -> tensor<4xi1>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x9xf32>) outs(%init : tensor<4xi1>) {
+  ^bb0(%v: f32, %acc: i1):
+    %c = arith.cmpf ogt, %v, %zero : f32
+    %o = arith.ori %c, %acc : i1
+    linalg.yield %o : i1
+  } -> tensor<4xi1>
+  return %r : tensor<4xi1>
+}
+
+// -----
+
+// A bool read out of a tensor for control flow is truncated back to i1.// A bool read out of a tensor for control flow is truncated back to i1.
 // CHECK-LABEL: func @extract_for_branch
 // CHECK: %[[V:.*]] = tensor.extract %{{.*}}[] : tensor<i8>
 // CHECK: %[[P:.*]] = arith.trunci %[[V]] : i8 to i1

@@ -107,6 +107,21 @@ def test_reduce_and_running_reductions(rng):
         check(getattr(lax, name)(x, axis=0, reverse=True), ref(x[::-1], axis=0)[::-1].astype(np.float32), 1e-5)
 
 
+@pytest.mark.parametrize("shape,axis", [((1000,), 0), ((1, 1, 257), 2), ((257, 1), 0)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_running_reductions_of_one_row(rng, shape, axis, dtype):
+    """One running value (a 1-D scan, or a row with unit dims around it): carried as a scalar."""
+    x = rng.standard_normal(shape)
+    x = (x * 3).astype(dtype) if np.issubdtype(dtype, np.integer) else x.astype(dtype)
+    small = (x % 3 - 1).astype(dtype) if np.issubdtype(dtype, np.integer) else (1 + x * 1e-3).astype(dtype)
+    tol = 0.0 if np.issubdtype(dtype, np.integer) else {np.float32: 2e-5, np.float64: 1e-12}[dtype]
+    check(mlc.jit(lambda v: lax.cumsum(v, axis=axis))(x), np.cumsum(x, axis=axis, dtype=np.float64).astype(dtype), tol)
+    check(mlc.jit(lambda v: lax.cumprod(v, axis=axis))(small), np.cumprod(small, axis=axis).astype(dtype), tol)
+    check(mlc.jit(lambda v: lax.cummax(v, axis=axis))(x), np.maximum.accumulate(x, axis=axis))
+    check(mlc.jit(lambda v: lax.cummin(v, axis=axis, reverse=True))(x),
+          np.flip(np.minimum.accumulate(np.flip(x, axis), axis=axis), axis))
+
+
 _erf, _erfc = np.vectorize(math.erf), np.vectorize(math.erfc)
 
 

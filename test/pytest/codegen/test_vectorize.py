@@ -138,6 +138,26 @@ def test_reductions_over_several_trailing_axes(shape, axis, dtype):
     np.testing.assert_array_equal(count, np.count_nonzero(x > 0, axis=axis))
 
 
+@pytest.mark.parametrize("shape", [(64, 777), (5, 4096), (3, 9)], ids=str)
+@pytest.mark.parametrize("axis", [1, 0, None])
+def test_bool_reductions(shape, axis):
+    """any / all over rows long enough for vector accumulators of bytes (mlc-bool-to-byte
+    combines the 0/1 bytes themselves): rows all false, all true, one true at the start,
+    one at the end, one in the middle, random."""
+    rng = np.random.default_rng(sum(shape))
+    b = rng.random(shape) < 0.5
+    b[0] = False
+    b[1] = True
+    if shape[0] > 4:
+        b[2], b[3], b[4] = False, False, False
+        b[2, 0], b[3, -1], b[4, shape[1] // 2] = True, True, True
+    for mlc_op, np_op in ((mnp.any, np.any), (mnp.all, np.all)):
+        np.testing.assert_array_equal(mlc.jit(lambda v: mlc_op(v, axis=axis))(b), np_op(b, axis=axis))
+        np.testing.assert_array_equal(mlc.jit(lambda v: mlc_op(~v, axis=axis))(b), np_op(~b, axis=axis))
+    x = rng.standard_normal(shape).astype(np.float32)
+    np.testing.assert_array_equal(mlc.jit(lambda v: mnp.any(v > 2.5, axis=axis))(x), np.any(x > 2.5, axis=axis))
+
+
 def test_large_input_does_not_crash():
     x = data((4096, 4096), np.float32)
     check(lambda a: mnp.max(mnp.exp(a) + 1.0, axis=1), lambda a: np.max(np.exp(a) + 1.0, axis=1), (x,), np.float32)
