@@ -761,3 +761,24 @@ func.func @running_sum_1d(%a: tensor<9xf32>) -> tensor<9xf32> {
   %0 = "hlo.reduce_window"(%a, %zero) {window_dimensions = array<i64: 9>, padding = dense<[[8, 0]]> : tensor<1x2xi64>, kind = "add"} : (tensor<9xf32>, tensor<f32>) -> tensor<9xf32>
   return %0 : tensor<9xf32>
 }
+
+// -----
+
+// Reduced dims with a kept one between them (N, H, W of NCHW): the trailing run (H, W)
+// first, from max's identity, into an [N, C] partial; then N into the result from the init.
+// A long float sum keeps its partials in f64 (rounded once, at the end).
+// CHECK-LABEL: func @reduce_separated_dims
+// CHECK: %[[PMAX:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]{{.*}} outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[PMAX]] : tensor<2x3xf32>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK:   arith.maximumf
+// CHECK: %[[PSUM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]{{.*}} outs(%{{.*}} : tensor<2x3xf64>)
+// CHECK:   arith.extf
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[PSUM]] : tensor<2x3xf64>) outs(%{{.*}} : tensor<3xf64>)
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+func.func @reduce_separated_dims(%x: tensor<2x3x40x40xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %ninf = "hlo.constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %zero = "hlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "hlo.reduce"(%x, %ninf) {dimensions = array<i64: 0, 2, 3>, kind = "max"} : (tensor<2x3x40x40xf32>, tensor<f32>) -> tensor<3xf32>
+  %1 = "hlo.reduce"(%x, %zero) {dimensions = array<i64: 0, 2, 3>, kind = "add"} : (tensor<2x3x40x40xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0, %1 : tensor<3xf32>, tensor<3xf32>
+}

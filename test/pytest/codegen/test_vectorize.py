@@ -158,6 +158,30 @@ def test_bool_reductions(shape, axis):
     np.testing.assert_array_equal(mlc.jit(lambda v: mnp.any(v > 2.5, axis=axis))(x), np.any(x > 2.5, axis=axis))
 
 
+@pytest.mark.parametrize("shape, axis", [((8, 16, 14, 14), (0, 2, 3)), ((64, 33, 96), (0, 2)), ((5, 3, 7, 1100), (1, 3)),
+                                         ((2, 3, 4, 5), (0, 1, 3))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32])
+def test_reductions_over_separated_axes(shape, axis, dtype):
+    """Reduced axes with a kept one between them run in two steps (the trailing run, then
+    the rest); float sums keep their partials wide (f16 in f32, f32 in f64)."""
+    x = data(shape, dtype)
+    for op in ("sum", "max", "min", "prod"):
+        v = (1 + x / 64).astype(dtype) if op == "prod" and dtype != np.int32 else x
+        if op == "prod" and dtype == np.int32:
+            v = (x % 2 + 1).astype(dtype)[..., :3]  # (no overflow)
+        got = np.asarray(mlc.jit(lambda a: getattr(mnp, op)(a, axis=axis))(v))
+        want = getattr(np, op)(v.astype(np.float64), axis=axis)
+        if np.issubdtype(dtype, np.integer):
+            np.testing.assert_array_equal(got, want.astype(np.int64).astype(dtype))
+            continue
+        tolerance = {np.float16: 2e-3, np.float32: 2e-6, np.float64: 1e-13}[dtype]
+        if op == "prod":  # (products round in the element type: an ulp per factor)
+            tolerance = float(np.finfo(dtype).eps) * (v.size // want.size)
+        scale = np.abs(want) if op in ("max", "min", "prod") else np.sum(np.abs(v.astype(np.float64)), axis=axis)
+        assert got.dtype == dtype
+        assert np.all(np.abs(got.astype(np.float64) - want) <= tolerance * scale + 1e-30), op
+
+
 def test_large_input_does_not_crash():
     x = data((4096, 4096), np.float32)
     check(lambda a: mnp.max(mnp.exp(a) + 1.0, axis=1), lambda a: np.max(np.exp(a) + 1.0, axis=1), (x,), np.float32)

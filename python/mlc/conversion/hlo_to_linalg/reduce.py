@@ -81,6 +81,9 @@ def lower_reduce(op, sig):
     n = x.shape[-1] if x.rank else 0
     identity = _identity(kind, et, unsigned) if not is_bool(et) else None
     wide = _WIDER.get(str(et))() if kind == "add" and str(et) in _WIDER else None
+    trailing = _trailing_run(dims, x.rank)
+    if identity is not None and trailing and len(trailing) < len(dims):
+        return [_reduce_in_two_steps(op, x, dims, trailing, kind, et, unsigned, wide, result_type)]
     if (identity is None or not dims or dims[-1] != x.rank - 1 or n < SPLIT_THRESHOLD
             or n % LANES):
         if wide is None or math.prod(x.shape[d] for d in dims) < SPLIT_THRESHOLD:
@@ -126,6 +129,40 @@ def lower_reduce(op, sig):
     wide_init = linalg.fill(arith.extf(wide, tensor.extract(op.operands[1], [])), outs=[empty(wide_result)])
     total = _reduce_generic(partial, len(partial_shape), last, wide_init, kind, wide, unsigned)
     return [_narrow(total, result_type, et)]
+
+
+def _trailing_run(dims: list[int], rank: int) -> list[int]:
+    """The reduced dims that end the shape with no kept dim among them (dims sorted)."""
+    run = []
+    for d in range(rank - 1, -1, -1):
+        if d not in dims:
+            break
+        run.insert(0, d)
+    return run
+
+
+def _reduce_in_two_steps(op, x, dims, trailing, kind, et, unsigned, wide, result_type):
+    """reduce(x, dims) with a kept dim between the reduced ones (a batch norm's mean over N,
+    H and W of NCHW; a max over axes 0 and 2) -> reduce the trailing run first (rows, on
+    contiguous memory: mlc-vectorize's row reductions), then the other dims of that smaller
+    result (columns, vectorized along the kept dims). As one loop nest the innermost kept
+    loop sat between reductions, which upstream's vectorizer reduced lane by lane: NCHW
+    mean over (0, 2, 3) 1.5 ms, max over (0, 2) of (64, 128, 96) 3.7 ms (numpy 0.33, 0.35).
+    Float sums keep their partial results in the wide type, rounded once at the end."""
+    reduced = math.prod(x.shape[d] for d in dims)
+    acc_t = wide if wide is not None and reduced >= SPLIT_THRESHOLD else et
+    convert = (lambda v: arith.extf(acc_t, v)) if acc_t != et else None
+    partial_shape = [s for d, s in enumerate(x.shape) if d not in trailing]
+    partial_init = linalg.fill(_identity(kind, acc_t, unsigned),
+                               outs=[empty(ir.RankedTensorType.get(partial_shape, acc_t))])
+    partial = _reduce_generic(op.operands[0], x.rank, trailing, partial_init, kind, acc_t, unsigned, convert=convert)
+    rest = [d for d in dims if d not in trailing]  # (the same positions in partial: trailing dims are last)
+    start = tensor.extract(op.operands[1], [])
+    kept_shape = list(ir.RankedTensorType(result_type).shape)
+    total_init = linalg.fill(arith.extf(acc_t, start) if acc_t != et else start,
+                             outs=[empty(ir.RankedTensorType.get(kept_shape, acc_t))])
+    total = _reduce_generic(partial, len(partial_shape), rest, total_init, kind, acc_t, unsigned)
+    return total if acc_t == et else _narrow(total, result_type, et)
 
 
 def _narrow(total, result_type, et):
