@@ -76,6 +76,16 @@ progs = [
  ('f64 matmul 256', lambda a, b: a @ b, lambda a, b: a @ b, (sq.astype(np.float64), sq.astype(np.float64))),
  ('fancy 2d gather', lambda a, i, j: a[i, j], lambda a, i, j: a[i, j], (x, idx, (idx % 777).astype(np.int32))),
  ('mask mean', lambda a: mnp.mean(mnp.where(a > 0, a, 0.0)), lambda a: np.mean(np.where(a > 0, a, f32(0))), (x,)),
+ ('sum all 2d', lambda a: mnp.sum(a), lambda a: np.sum(a), (x,)),
+ ('any rows', lambda a: mnp.any(a > 3, axis=1), lambda a: np.any(a > 3, axis=1), (x,)),
+ ('all', lambda a: mnp.all(a > -10), lambda a: np.all(a > -10), (x,)),
+ ('cumsum 1d 1e6', lambda a: mnp.cumsum(a), lambda a: np.cumsum(a), (rng.standard_normal(1_000_000).astype(f32),)),
+ ('NCHW mean(0,2,3)', lambda a: mnp.mean(a, axis=(0, 2, 3)), lambda a: np.mean(a, axis=(0, 2, 3)), (x4 := rng.standard_normal((8, 64, 56, 56)).astype(f32),)),
+ ('NHWC mean(1,2)', lambda a: mnp.mean(a, axis=(1, 2)), lambda a: np.mean(a, axis=(1, 2)), (np.ascontiguousarray(x4.transpose(0, 2, 3, 1)),)),
+ ('max axis(0,2)', lambda a: mnp.max(a, axis=(0, 2)), lambda a: np.max(a, axis=(0, 2)), (rng.standard_normal((64, 128, 96)).astype(f32),)),
+ ('partition rows', lambda a: mnp.partition(a, 5, axis=1), lambda a: np.partition(a, 5, axis=1), (x,),
+  lambda got, want: np.array_equal(np.sort(got, axis=1), np.sort(want, axis=1)) and np.array_equal(got[:, 5], want[:, 5])),
+ ('isin', lambda a, b: mnp.isin(a, b), lambda a, b: np.isin(a, b), (idx, idx[:500] * 2)),
 ]
 def p25(fn, args, n):
     ts = []
@@ -83,12 +93,13 @@ def p25(fn, args, n):
         t = time.perf_counter(); fn(*args); ts.append(time.perf_counter() - t)
     return sorted(ts)[n // 4]
 rows = []
-for name, mf, nf, args in progs:
+for name, mf, nf, args, *compare in progs:  # compare(got, want): when the layouts may differ (partition)
     try:
         f = mlc.jit(mf); out = f(*args)
         ref = nf(*args)
         o = np.asarray(out[0] if isinstance(out, tuple) else out)
-        ok = np.allclose(o.astype(np.float64), np.asarray(ref, np.float64), rtol=1e-4, atol=1e-4)
+        ok = compare[0](o, np.asarray(ref)) if compare else \
+            np.allclose(o.astype(np.float64), np.asarray(ref, np.float64), rtol=1e-4, atol=1e-4)
     except Exception as e:
         print(f'{name:18s} FAILED {type(e).__name__}: {str(e)[:120]}')
         rows.append(f"| {name} | failed: {type(e).__name__} | - | - | - |")

@@ -22,6 +22,7 @@ from .codegen.chain_tiling import ChainTiling
 from .codegen.strided_copies import StridedCopies
 from .codegen.direct_conv import DirectConv
 from .codegen.fma import FuseMultiplyAdd
+from .codegen.select_min_max import SelectMinMax
 from .codegen.math_approx import MathApprox
 from .codegen.tile_matmul import TileMatmul
 from .codegen.parallel_outline import ParallelOutline
@@ -129,6 +130,9 @@ def codegen_passes() -> list[Pass]:
         MathApprox(),
         VectorMath(),
         FuseMultiplyAdd(),
+        # Scalar NaN-propagating max/min as compares and selects: LLVM's x86 lowering
+        # branches on a sign bit there (vectors are lowered with blends).
+        SelectMinMax(),
         # Last: outer loops of big kernels on all cores (their bodies outlined, called from
         # MLC's thread pool, runtime/parallel_runtime.c).
         ParallelOutline(),

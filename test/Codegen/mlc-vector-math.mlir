@@ -27,6 +27,23 @@ func.func @exp8(%x: vector<8xf64>) -> vector<8xf64> {
 
 // -----
 
+// A binary function (f32 pow, in glibc since 2.22): both operands' halves, one call each.
+// CHECK: func.func private @_ZGVdN8vv_powf(vector<8xf32>, vector<8xf32>) -> vector<8xf32>
+// CHECK-LABEL: func @pow16
+// CHECK-NOT: math.powf
+// CHECK: %[[X0:.*]] = vector.extract_strided_slice %arg0 {offsets = [0], sizes = [8], strides = [1]}
+// CHECK: %[[Y0:.*]] = vector.extract_strided_slice %arg1 {offsets = [0], sizes = [8], strides = [1]}
+// CHECK: call @_ZGVdN8vv_powf(%[[X0]], %[[Y0]])
+// CHECK: %[[X1:.*]] = vector.extract_strided_slice %arg0 {offsets = [8], sizes = [8], strides = [1]}
+// CHECK: %[[Y1:.*]] = vector.extract_strided_slice %arg1 {offsets = [8], sizes = [8], strides = [1]}
+// CHECK: call @_ZGVdN8vv_powf(%[[X1]], %[[Y1]])
+func.func @pow16(%x: vector<16xf32>, %y: vector<16xf32>) -> vector<16xf32> {
+  %z = math.powf %x, %y : vector<16xf32>
+  return %z : vector<16xf32>
+}
+
+// -----
+
 // Left alone: scalars (libm), f32 exp (mlc-math-approx's polynomial), odd widths.
 // CHECK-LABEL: func @untouched
 // CHECK: math.sin %{{.*}} : f32

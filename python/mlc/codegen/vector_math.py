@@ -1,5 +1,6 @@
-"""Pass `mlc-vector-math`: sin and cos (f32, f64) and f64 exp and log on vectors become calls
-to glibc's vector math library (libmvec), one call per vector register.
+"""Pass `mlc-vector-math`: sin, cos, tan, cbrt, atan2 and pow (f32, f64) and f64 exp and log
+on vectors become calls to glibc's vector math library (libmvec), one call per vector
+register.
 
     %y = math.sin %x : vector<16xf32>
   ->
@@ -9,7 +10,9 @@ to glibc's vector math library (libmvec), one call per vector register.
 
 Why: these have no vectorizable polynomial in MLC (sin and cos need a full-range argument
 reduction, Payne-Hanek, to be right for large |x|), and the LLVM lowering of a vector
-math.sin is one scalar libm call per lane. libmvec's functions are full-range, with the
+math.sin is one scalar libm call per lane (atan2 of 777k f32: 11 ms through libm, ~2 ns
+an element through libmvec). tan, cbrt and atan2 came with glibc 2.35: each variant is
+used only when the loaded libmvec has its symbol. libmvec's functions are full-range, with the
 accuracy glibc documents (at most 4 ulp for these; test_math_approx.py checks them against
 numpy over the whole f32 range). The variant follows the vector width MLC targets, capped
 at what the host runs natively: `b` (SSE, 128-bit), `d` (AVX2, 256), `e` (AVX-512). The
@@ -26,16 +29,21 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import func, vector
 
-from ..runtime.libraries import find_libmvec
+from ..runtime.libraries import find_libmvec, has_libmvec_function
 from ..transforms.pass_base import Pass
 from .externs import declare_external
 from .target import cpu_flags, vector_register_bits
 
 _ISA = {128: "b", 256: "d", 512: "e"}
-# (math op, element bits) -> libmvec base name
+# (math op, element bits) -> libmvec base name; the op's operand count is the variant's
+# ("v" per vector argument in the name: _ZGVdN8vv_atan2f).
 FUNCTIONS = {("math.sin", 32): "sinf", ("math.cos", 32): "cosf",
              ("math.sin", 64): "sin", ("math.cos", 64): "cos",
-             ("math.exp", 64): "exp", ("math.log", 64): "log"}
+             ("math.exp", 64): "exp", ("math.log", 64): "log",
+             ("math.tan", 32): "tanf", ("math.tan", 64): "tan",
+             ("math.cbrt", 32): "cbrtf", ("math.cbrt", 64): "cbrt",
+             ("math.atan2", 32): "atan2f", ("math.atan2", 64): "atan2",
+             ("math.powf", 32): "powf", ("math.powf", 64): "pow"}
 
 
 def native_bits() -> int:
@@ -44,9 +52,9 @@ def native_bits() -> int:
     return 512 if "avx512f" in flags else 256 if "avx2" in flags else 128
 
 
-def variant_name(base: str, register_bits: int, lanes: int) -> str:
-    """The vector ABI name of one libmvec variant, e.g. _ZGVdN8v_sinf."""
-    return f"_ZGV{_ISA[register_bits]}N{lanes}v_{base}"
+def variant_name(base: str, register_bits: int, lanes: int, arity: int = 1) -> str:
+    """The vector ABI name of one libmvec variant, e.g. _ZGVdN8v_sinf, _ZGVdN8vv_powf."""
+    return f"_ZGV{_ISA[register_bits]}N{lanes}{'v' * arity}_{base}"
 
 
 @dataclass(frozen=True)
@@ -84,13 +92,16 @@ class VectorMath(Pass):
         for op, base, lanes in found:
             t = ir.VectorType(op.results[0].type)
             piece = ir.VectorType.get([lanes], t.element_type)
-            name = variant_name(base, bits, lanes)
-            declare_external(module, name, ir.FunctionType.get([piece], [piece]))
+            arity = len(op.operands)
+            name = variant_name(base, bits, lanes, arity)
+            if not has_libmvec_function(name):
+                continue  # (an older glibc: libm, lane by lane)
+            declare_external(module, name, ir.FunctionType.get([piece] * arity, [piece]))
             with ir.InsertionPoint(op), op.location:
                 result = op.operands[0]  # any value of the type; every lane is overwritten
                 for start in range(0, t.shape[0], lanes):
-                    part = vector.extract_strided_slice(piece, op.operands[0], [start], [lanes], [1])
-                    value = func.call([piece], ir.FlatSymbolRefAttr.get(name), [part])
+                    parts = [vector.extract_strided_slice(piece, x, [start], [lanes], [1]) for x in op.operands]
+                    value = func.call([piece], ir.FlatSymbolRefAttr.get(name), parts)
                     result = vector.insert_strided_slice(value, result, [start], [1])
             op.results[0].replace_all_uses_with(result)
             op.erase()

@@ -130,3 +130,29 @@ def ediff1d(ary, to_end=None, to_begin=None):
 
 
 __all__ = ["cumsum", "cumprod", "cummax", "cummin", "diff", "ediff1d"]
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """The integral of y along axis by the trapezoidal rule: sum((y[1:] + y[:-1]) / 2 * d),
+    d = diff(x) along axis (x 1-D or y's shape), or the spacing dx."""
+    from .core import to_float
+    from .indexing import getitem
+    from .reductions import sum as reduce_sum
+    y = to_float(asarray(y))
+    if y.ndim == 0:
+        raise ValueError("trapezoid: y must have at least one dimension")
+    (axis,) = normalize_axes(axis, y.ndim)
+    n = y.shape[axis]
+    before = (slice(None),) * axis
+    pairs = m.add(getitem(y, before + (slice(1, None),)), getitem(y, before + (slice(None, n - 1),)))
+    if x is None:
+        widths = asarray(dx)
+    else:
+        x = to_float(asarray(x))
+        if x.ndim == 1:
+            if x.shape[0] != n:
+                raise ValueError(f"trapezoid: x has {x.shape[0]} points, y {n} along axis {axis}")
+            from .shapes import reshape
+            x = reshape(x, (1,) * axis + (n,) + (1,) * (y.ndim - axis - 1))
+        widths = diff(x, axis=axis if x.ndim == y.ndim else -1)
+    return reduce_sum(m.multiply(m.multiply(pairs, widths), 0.5), axis=axis)

@@ -281,5 +281,96 @@ def top_k(operand, k: int):
     return wrap(values), wrap(indices)
 
 
-__all__ = ["sort", "argsort", "searchsorted", "digitize", "unique", "quantile", "nanquantile", "percentile",
-           "nanpercentile", "median", "nanmedian"]
+def _first_positions(x, k: int, descending: bool):
+    """The positions of the first k along the last axis in sort order (argsort with limit:
+    a selection when k is small)."""
+    if k == 0:
+        return constant(np.zeros(x.shape[:-1] + (0,), DEFAULT_INT))
+    return wrap(emit(hlo.argsort, x.value, x.ndim - 1, descending, element_type(DEFAULT_INT), limit=k))
+
+
+def _partitioned(a, kth, axis, name):
+    a = asarray(a)
+    if a.ndim == 0:
+        raise ValueError(f"{name}: a must have at least one dimension")
+    (axis,) = normalize_axes(axis, a.ndim)
+    n = a.shape[axis]
+    kth = int(kth)
+    if not -n <= kth < n:
+        raise ValueError(f"{name}: kth {kth} is out of bounds for an axis of size {n}")
+    x = moveaxis(a, axis, -1)
+    kth %= n
+    bottom = _first_positions(x, kth + 1, descending=False)
+    # The rest: the last n - kth - 1 of the same stable ascending order, last first. A
+    # descending selection takes the lower position first among ties, so it runs on x
+    # reversed (ties then go to the higher original position): with ties at the kth
+    # value, the two parts never take the same element.
+    from .shapes import flip
+    top = m.subtract(n - 1, _first_positions(flip(x, -1), n - kth - 1, descending=True))
+    return x, axis, bottom, top
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """jnp.argpartition: positions along axis such that the kth one is where a sort puts it,
+    those before it the smaller elements, those after the larger. The order inside each
+    part is unspecified (numpy's and JAX's docs); here the first kth + 1 ascending, the
+    rest descending (as JAX's partition orders the values; NaN sorts last, as in sort), so
+    take_along_axis(a, argpartition(a, k)) is partition(a, k). Two selections (argsort
+    with limit)."""
+    from .shapes import concatenate
+    if order is not None:
+        raise ValueError("argpartition: 'order' (structured arrays) is not supported")
+    x, axis, bottom, top = _partitioned(a, kth, axis, "argpartition")
+    return moveaxis(concatenate([bottom, top], axis=-1), -1, axis)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """jnp.partition: the values argpartition orders (the kth in its sorted place)."""
+    from .selection import take_along_axis
+    from .shapes import concatenate
+    if order is not None:
+        raise ValueError("partition: 'order' (structured arrays) is not supported")
+    x, axis, bottom, top = _partitioned(a, kth, axis, "partition")
+    order_ = concatenate([bottom, top], axis=-1)
+    return moveaxis(take_along_axis(x, order_, axis=-1), -1, axis)
+
+
+def lexsort(keys, axis=-1):
+    """Indices sorting by the last key, ties by the one before, and so on (stable argsorts,
+    from the first key to the last)."""
+    from .selection import take_along_axis
+    keys = [asarray(k) for k in (keys if isinstance(keys, (list, tuple)) else list(asarray(keys)))]
+    if not keys:
+        raise TypeError("lexsort: need at least one key")
+    shape = keys[0].shape
+    if any(k.shape != shape for k in keys):
+        raise ValueError("lexsort: all keys need the same shape")
+    order = argsort(keys[0], axis=axis)
+    for k in keys[1:]:
+        order = take_along_axis(order, argsort(take_along_axis(k, order, axis=axis), axis=axis), axis=axis)
+    return order
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, method="auto"):
+    """Whether each element of `element` is in `test_elements` (element's shape): a binary
+    search in the sorted test elements (a compare with every one when there are few)."""
+    from .selection import take
+    element, test = asarray(element), ravel(asarray(test_elements))
+    if test.size == 0:
+        found = m.not_equal(element, element) if element.dtype.kind == "f" else m.less(element, element)
+        found = m.logical_and(found, False)
+    elif method == "compare_all" or (method == "auto" and test.size <= 64):
+        from .core import promote
+        from .reductions import any as reduce_any
+        from .shapes import expand_dims
+        e, t = promote(expand_dims(element, -1), reshape(test, (1,) * element.ndim + test.shape))
+        found = reduce_any(m.equal(e, t), axis=-1)
+    else:
+        s = sort(test)
+        i = m.minimum(searchsorted(s, element), test.size - 1)
+        found = m.equal(take(s, i, mode="clip"), element)
+    return m.logical_not(found) if invert else found
+
+
+__all__ = ["sort", "argsort", "argpartition", "partition", "lexsort", "isin", "searchsorted", "digitize", "unique",
+           "quantile", "nanquantile", "percentile", "nanpercentile", "median", "nanmedian"]

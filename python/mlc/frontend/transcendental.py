@@ -170,6 +170,14 @@ def sinc(x):
     return m.where(zero, 1.0, m.true_divide(m.sin(px), px))
 
 
+def heaviside(x1, x2):
+    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN where x1 is NaN)."""
+    a, b = promote(x1, x2)
+    a, b = to_float(a), to_float(b)
+    step = m.where(m.less(a, 0), 0.0, m.where(m.greater(a, 0), 1.0, b))
+    return m.where(m.isnan(a), a, step)
+
+
 def deg2rad(x):
     x = _float(x)
     return m.multiply(x, _c(_math.pi / 180, x))

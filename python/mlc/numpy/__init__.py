@@ -29,20 +29,22 @@ from ..frontend.products import cross, inner, kron, outer, vdot
 from ..frontend.promotion import promote_types
 from ..frontend.reductions import (all, amax, amin, any, argmax, argmin, max, mean, min,  # noqa: A004
                                    prod, std, sum, var)
-from ..frontend.scans import cummax, cummin, cumprod, cumsum, diff, ediff1d
+from ..frontend.polynomial import polyval
+from ..frontend.scans import cummax, cummin, cumprod, cumsum, diff, ediff1d, trapezoid
 from ..frontend.selection import (argwhere, count_nonzero, diag, diagonal, flatnonzero, nonzero, ravel_multi_index,
                                   take, take_along_axis, trace, tril, triu, unravel_index)
 from ..frontend.shapes import (concatenate, expand_dims, flip, moveaxis, pad, ravel, repeat, reshape,
                                split, squeeze, stack, swapaxes, tile, transpose)
-from ..frontend.sorting import (argsort, digitize, median, nanmedian, nanpercentile, nanquantile, percentile,
-                                quantile, searchsorted, sort, unique)
+from ..frontend.sorting import (argpartition, argsort, digitize, isin, lexsort, median, nanmedian, nanpercentile,
+                                nanquantile, partition, percentile, quantile, searchsorted, sort, unique)
 from ..frontend.stacking import (atleast_1d, atleast_2d, atleast_3d, column_stack, dstack, empty, empty_like,
                                  fliplr, flipud, hstack, identity, meshgrid, ndim, roll, rot90, shape, size, tri,
                                  vstack)
 from ..frontend.statistics import average, bincount, corrcoef, cov, histogram, histogram_bin_edges, interp, ptp
 from ..frontend.tracing import Tracer as _Tracer
 from ..frontend.transcendental import (arccos, arccosh, arcsin, arcsinh, arctan, arctanh, cosh, deg2rad, degrees,
-                                       exp2, hypot, log2, log10, logaddexp, logaddexp2, rad2deg, radians, sinc, sinh)
+                                       exp2, heaviside, hypot, log2, log10, logaddexp, logaddexp2, rad2deg, radians,
+                                       sinc, sinh)
 from . import linalg  # noqa: E402
 
 array = asarray

@@ -139,6 +139,13 @@ def find_libmvec() -> str | None:
     return None
 
 
+@functools.cache
+def has_libmvec_function(name: str) -> bool:
+    """Whether the loaded libmvec exports `name` (tan, cbrt, atan2 came with glibc 2.35)."""
+    library = find_libmvec()
+    return library is not None and hasattr(ctypes.CDLL(library, mode=ctypes.RTLD_GLOBAL), name)
+
+
 class MpiLibraryError(RuntimeError):
     """No usable MPI library: collectives cannot run on several processes."""
 

@@ -818,3 +818,76 @@ def test_array_methods_of_the_new_names():
            x.diagonal(), x.trace(), np.ptp(x, 0), x.round(1), x.repeat(2, 0), np.searchsorted(xs, 0.25), x)
     for got, want in zip(f(x), ref):
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+# --- beyond the common names: partition, lexsort, isin, polyval, trapezoid, heaviside -----
+
+@pytest.mark.parametrize("shape,axis", [((4, 300), 1), ((300, 3), 0), ((17,), 0), ((2, 3, 40), -1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_partition_and_argpartition(rng, shape, axis, dtype):
+    """The kth element where a sort puts it, smaller ones before (ascending), larger after
+    (descending); argpartition's positions give partition's values; ties and NaN included."""
+    x = (rng.standard_normal(shape) * 4).astype(dtype)
+    if dtype == np.float32:
+        x.reshape(-1)[:2] = np.nan
+    n = shape[axis]
+    for kth in (0, 1, n // 2, n - 1, -2):
+        k = kth % n
+        part = np.asarray(jit(lambda a: mnp.partition(a, kth, axis=axis))(x))
+        order = np.asarray(jit(lambda a: mnp.argpartition(a, kth, axis=axis))(x))
+        s = np.sort(x, axis=axis)  # numpy: NaN last
+        check(np.take(part, k, axis=axis), np.take(s, k, axis=axis))
+        check(np.sort(np.take(part, range(k + 1), axis=axis), axis=axis), np.take(s, range(k + 1), axis=axis))
+        check(np.take_along_axis(x, order, axis=axis), part)
+        check(np.sort(order, axis=axis), np.broadcast_to(np.expand_dims(np.arange(n), tuple(
+            d for d in range(x.ndim) if d != axis % x.ndim)), x.shape).astype(order.dtype))
+    with pytest.raises(ValueError, match="out of bounds"):
+        mnp.partition(x, n, axis=axis)
+
+
+def test_lexsort(rng):
+    keys = [rng.integers(0, 3, 60), rng.integers(0, 3, 60).astype(np.float32), rng.integers(0, 2, 60)]
+    check(jit(lambda a, b, c: mnp.lexsort([a, b, c]))(*keys), np.lexsort(keys), np.int32)
+    check(jit(lambda a: mnp.lexsort([a]))(keys[0]), np.lexsort([keys[0]]), np.int32)
+    rows = rng.integers(0, 3, (2, 4, 9))
+    check(jit(lambda a, b: mnp.lexsort([a, b], axis=1))(rows[0], rows[1]), np.lexsort([rows[0], rows[1]], axis=1),
+          np.int32)
+
+
+@pytest.mark.parametrize("test_size", [0, 5, 300])
+def test_isin(rng, test_size):
+    e = rng.integers(0, 400, (7, 9)).astype(np.int32)
+    t = rng.integers(0, 400, test_size).astype(np.int32)
+    check(jit(mnp.isin)(e, t), np.isin(e, t))
+    check(jit(lambda a, b: mnp.isin(a, b, invert=True))(e, t), np.isin(e, t, invert=True))
+    f = np.array([0.5, np.nan, -0.0, 2.0], np.float32)
+    check(jit(mnp.isin)(f, np.array([0.0, np.nan, 2.0] * max(1, test_size // 3), np.float32)),
+          np.isin(f, np.array([0.0, np.nan, 2.0], np.float32)))  # NaN is in nothing; -0.0 == 0.0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_polyval(rng, dtype):
+    p = np.array([2, -3, 0, 1, 5], dtype)
+    x = (rng.standard_normal(17) * 3).astype(dtype)
+    check(jit(mnp.polyval)(p, x), np.polyval(p, x).astype(dtype), tol=1e-5 if dtype == np.float32 else None)
+    check(jit(mnp.polyval)(p[:1], x), np.full(x.shape, p[0], dtype))
+    with pytest.raises(ValueError, match="one-dimensional"):
+        mnp.polyval(np.ones((2, 2), dtype), x)
+
+
+def test_trapezoid(rng):
+    y = rng.standard_normal((3, 20)).astype(np.float32)
+    xs = np.sort(rng.standard_normal(20)).astype(np.float32)
+    check(jit(mnp.trapezoid)(y), np.trapezoid(y))
+    check(jit(lambda a, b: mnp.trapezoid(a, b))(y, xs), np.trapezoid(y, xs))
+    check(jit(lambda a, b: mnp.trapezoid(a, b, axis=1))(y, np.broadcast_to(xs, y.shape)), np.trapezoid(y, xs))
+    check(jit(lambda a: mnp.trapezoid(a, dx=0.25, axis=0))(y), np.trapezoid(y, dx=0.25, axis=0))
+    check(jit(mnp.trapezoid)(np.arange(5, dtype=np.int32)), np.float32(np.trapezoid(np.arange(5))))
+    with pytest.raises(ValueError, match="points"):
+        mnp.trapezoid(y, xs[:5])
+
+
+def test_heaviside():
+    x = np.array([-2.0, -0.0, 0.0, 3.0, np.nan, np.inf, -np.inf], np.float32)
+    check(jit(lambda a: mnp.heaviside(a, 0.5))(x), np.heaviside(x, np.float32(0.5)))
+    check(jit(mnp.heaviside)(x, x), np.heaviside(x, x))

@@ -59,7 +59,7 @@ _LOWERING = {
     "reduce": "linalg.fill + linalg.generic (reduction loops)",
     "dot": "linalg.fill + linalg.generic (contraction)",
     "indexing": "gather: linalg.generic + tensor.extract; scatter: scf.for nest + tensor.insert",
-    "sort": "merge sort in scf.for/scf.while over tensors",
+    "sort": "per row in scf loops over tensors: LSD radix sort (long rows of numbers), merge sort, or for argsort's `limit` a selection",
     "collective": "calls to MPI_Allreduce / MPI_Allgather / MPI_Reduce_scatter_block / MPI_Bcast on buffers under mpiexec; the identity on one process",
 }
 

@@ -233,7 +233,7 @@ _OP_LIST = [
           family="indexing"),
     OpDef("sort", (("inputs", "T"),), (("result", "T"),),
           "inputs sorted along `dimension`, ascending (NaN last, as numpy) or `descending` "
-          "(NaN first); always stable (merge sort), so `is_stable` is accepted either way",
+          "(NaN first); -0.0 and 0.0 tie; always stable, so `is_stable` is accepted either way",
           attributes=(("dimension", "integer"),),
           optional_attributes=(("is_stable", "bool"), ("descending", "bool")), family="sort"),
     OpDef("argsort", (("operand", "T"),), (("result", "R"),),
