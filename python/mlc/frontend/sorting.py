@@ -301,22 +301,25 @@ def _partitioned(a, kth, axis, name):
     x = moveaxis(a, axis, -1)
     kth %= n
     bottom = _first_positions(x, kth + 1, descending=False)
-    # The rest: the last n - kth - 1 of the same stable ascending order, last first. A
-    # descending selection takes the lower position first among ties, so it runs on x
-    # reversed (ties then go to the higher original position): with ties at the kth
-    # value, the two parts never take the same element.
-    from .shapes import flip
-    top = m.subtract(n - 1, _first_positions(flip(x, -1), n - kth - 1, descending=True))
+    # The rest, in position order (as JAX's argpartition): the positions bottom did not
+    # take, marked in a byte mask and listed by a stable sort of that mask (one radix pass
+    # of 8-bit keys; with ties at the kth value, the two parts never share an element).
+    from .core import broadcast_to
+    from .creation import arange
+    taken = constant(np.zeros(x.shape, np.int8))
+    rows = [broadcast_to(reshape(arange(s), (1,) * d + (s,) + (1,) * (x.ndim - d - 1)), bottom.shape)
+            for d, s in enumerate(x.shape[:-1])]
+    taken = taken.at[(*rows, bottom)].set(1)
+    top = _first_positions(taken, n - kth - 1, descending=False)
     return x, axis, bottom, top
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """jnp.argpartition: positions along axis such that the kth one is where a sort puts it,
     those before it the smaller elements, those after the larger. The order inside each
-    part is unspecified (numpy's and JAX's docs); here the first kth + 1 ascending, the
-    rest descending (as JAX's partition orders the values; NaN sorts last, as in sort), so
-    take_along_axis(a, argpartition(a, k)) is partition(a, k). Two selections (argsort
-    with limit)."""
+    part is unspecified (numpy's and JAX's docs); here, as JAX's: the first kth + 1 in
+    ascending order (NaN sorts last, as in sort), the rest in position order; so
+    take_along_axis(a, argpartition(a, k)) is partition(a, k)."""
     from .shapes import concatenate
     if order is not None:
         raise ValueError("argpartition: 'order' (structured arrays) is not supported")
@@ -325,14 +328,15 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """jnp.partition: the values argpartition orders (the kth in its sorted place)."""
+    """jnp.partition: the values in argpartition's order (the kth in its sorted place; JAX
+    orders the larger part descending, here it keeps the positions' order)."""
     from .selection import take_along_axis
     from .shapes import concatenate
     if order is not None:
         raise ValueError("partition: 'order' (structured arrays) is not supported")
     x, axis, bottom, top = _partitioned(a, kth, axis, "partition")
     order_ = concatenate([bottom, top], axis=-1)
-    return moveaxis(take_along_axis(x, order_, axis=-1), -1, axis)
+    return moveaxis(take_along_axis(x, order_, axis=-1, mode="clip"), -1, axis)  # (in bounds)
 
 
 def lexsort(keys, axis=-1):
