@@ -107,17 +107,23 @@ def _candidate(op: ir.Operation):
 
 def _twin_key(found) -> tuple:
     """What two kernels that may outline to equal functions share: their nested ops' names
-    and constants, and the types of the values they read (mlc-merge-functions decides)."""
-    def constant(op) -> str:
-        return str(op.attributes["value"]) if op is not None and op.name == "arith.constant" else ""
+    and constants, and the types of the values they read (mlc-merge-functions decides).
+    Attributes and types are uniqued in their context: compared as objects, not printed
+    (printing them was half of the pass on a decoder block)."""
+    def constant(op):
+        return op.attributes["value"] if op is not None and op.name == "arith.constant" else None
 
     ops, captured, _ = found
     return (tuple((o.name, constant(o)) for o in ops),
-            tuple((str(v.type), constant(defining_op(v))) for v in captured))
+            tuple((v.type, constant(defining_op(v))) for v in captured))
 
 
-def _runs(block: ir.Block, budget: int, kernel_ops: int) -> list[_Run]:
-    found_ops = [(op.operation, _candidate(op.operation)) for op in block.operations]
+def _candidates(block: ir.Block) -> list:
+    """(top-level op, _candidate(op)) for each op of the block."""
+    return [(op.operation, _candidate(op.operation)) for op in block.operations]
+
+
+def _runs(found_ops: list, budget: int, kernel_ops: int) -> list[_Run]:
     keys = {op: _twin_key(found) for op, found in found_ops
             if found is not None and len(found[0]) >= kernel_ops}
     counts = Counter(keys.values())
@@ -193,10 +199,10 @@ class SplitFunctions(Pass):
         functions = [o.operation for o in module.regions[0].blocks[0].operations
                      if o.operation.name == "func.func" and len(o.operation.regions[0].blocks)]
         for fn in functions:
-            block = fn.regions[0].blocks[0]
-            runs = _runs(block, self.budget, self.kernel_ops)
-            if sum(r.size for r in runs) <= self.min_function_ops:
-                continue
+            found = _candidates(fn.regions[0].blocks[0])
+            if sum(len(f[0]) for _, f in found if f is not None) <= self.min_function_ops:
+                continue  # (before the runs: their twin keys cost more than the candidates)
+            runs = _runs(found, self.budget, self.kernel_ops)
             base = ir.StringAttr(fn.attributes["sym_name"]).value
             for index, run in enumerate(runs):
                 _outline(run, f"{base}_part_{index}", fn)

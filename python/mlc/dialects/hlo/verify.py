@@ -19,22 +19,29 @@ from .types import HloTypeError, context_memo, static_tensor
 _MAX_ATTRIBUTE_VALUE = 2 ** 62
 
 
+def _i64(context: ir.Context) -> ir.Type:
+    return ir.IntegerType.get_signless(64, context=context)
+
+
 def _attribute_value(kind: str, name: str, attr: ir.Attribute):
     if kind == "i64_array":
-        # isinstance accepts any dense array (array<ui32: ...> too): check the spelling.
-        if not isinstance(attr, ir.DenseI64ArrayAttr) or not str(attr).startswith("array<i64"):
-            raise HloTypeError(f"attribute '{name}' must be array<i64: ...>, got {attr}")
-        values = list(ir.DenseI64ArrayAttr(attr))
-        for v in values:
-            if abs(v) >= _MAX_ATTRIBUTE_VALUE:
-                raise HloTypeError(f"attribute '{name}' value {v} is out of range (|v| < 2^62)")
-        return values
+        # isinstance accepts any dense array (array<ui32: ...> too): check the spelling,
+        # once per attribute (attributes are uniqued; printing one costs ~10 us).
+        checked = context_memo(attr.context, "_mlc_i64_arrays")
+        if attr not in checked:
+            if not isinstance(attr, ir.DenseI64ArrayAttr) or not str(attr).startswith("array<i64"):
+                raise HloTypeError(f"attribute '{name}' must be array<i64: ...>, got {attr}")
+            for v in ir.DenseI64ArrayAttr(attr):
+                if abs(v) >= _MAX_ATTRIBUTE_VALUE:
+                    raise HloTypeError(f"attribute '{name}' value {v} is out of range (|v| < 2^62)")
+            checked.add(attr)
+        return list(ir.DenseI64ArrayAttr(attr))
     if kind == "string":
         if not isinstance(attr, ir.StringAttr):
             raise HloTypeError(f"attribute '{name}' must be a string, got {attr}")
         return ir.StringAttr(attr).value
     if kind == "integer":
-        if not isinstance(attr, ir.IntegerAttr) or str(ir.IntegerAttr(attr).type) != "i64":
+        if not isinstance(attr, ir.IntegerAttr) or ir.IntegerAttr(attr).type != _i64(attr.context):
             raise HloTypeError(f"attribute '{name}' must be an i64 integer, got {attr}")
         return ir.IntegerAttr(attr).value
     if kind == "bool":
