@@ -25,17 +25,16 @@ def _i64(context: ir.Context) -> ir.Type:
 
 def _attribute_value(kind: str, name: str, attr: ir.Attribute):
     if kind == "i64_array":
-        # isinstance accepts any dense array (array<ui32: ...> too): check the spelling,
-        # once per attribute (attributes are uniqued; printing one costs ~10 us).
-        checked = context_memo(attr.context, "_mlc_i64_arrays")
-        if attr not in checked:
-            if not isinstance(attr, ir.DenseI64ArrayAttr) or not str(attr).startswith("array<i64"):
-                raise HloTypeError(f"attribute '{name}' must be array<i64: ...>, got {attr}")
-            for v in ir.DenseI64ArrayAttr(attr):
-                if abs(v) >= _MAX_ATTRIBUTE_VALUE:
-                    raise HloTypeError(f"attribute '{name}' value {v} is out of range (|v| < 2^62)")
-            checked.add(attr)
-        return list(ir.DenseI64ArrayAttr(attr))
+        # The bindings give each dense array its own class (array<i32: ...> is a
+        # DenseI32ArrayAttr; one of unsigned elements cannot be read at all, see
+        # signature_of): the exact class, not a printed spelling (~10 us an attribute).
+        if type(attr) is not ir.DenseI64ArrayAttr:
+            raise HloTypeError(f"attribute '{name}' must be array<i64: ...>, got {attr}")
+        values = list(attr)
+        for v in values:
+            if abs(v) >= _MAX_ATTRIBUTE_VALUE:
+                raise HloTypeError(f"attribute '{name}' value {v} is out of range (|v| < 2^62)")
+        return values
     if kind == "string":
         if not isinstance(attr, ir.StringAttr):
             raise HloTypeError(f"attribute '{name}' must be a string, got {attr}")
