@@ -509,7 +509,8 @@ def collapse_reduction_loops(op) -> bool:
             t = types[i]
             shape = list(t.shape[:k]) + [math.prod(t.shape[k:])]
             strides, offset = t.get_strides_and_offset()
-            layout = None if _identity_layout(t) else ir.StridedLayoutAttr.get(offset, list(strides[:k]) + [strides[-1]])
+            layout = None if _identity_layout(t) else \
+                ir.StridedLayoutAttr.get(offset, list(strides[:k]) + [strides[-1]])
             collapsed = ir.MemRefType.get(shape, t.element_type, layout, t.memory_space)
             op.operands[i] = memref.collapse_shape(collapsed, op.operands[i], _reassociation(reassociation))
     identity = ir.AffineMapAttr.get(ir.AffineMap.get_identity(k + 1))

@@ -25,7 +25,7 @@ from mlir.dialects import arith, linalg, tensor
 from ...dialects.hlo.shape_rules import optional_per_dim, padding_pairs
 from ...dialects.hlo.types import is_bool, is_float
 
-from .registry import (PARALLEL, REDUCTION, empty, generic, generic_n, identity_map, loop_index,
+from .registry import (PARALLEL, REDUCTION, empty, generic, identity_map, loop_index,
                        lowering, projection)
 from .scalar import combine, const
 from .constant import splat_value

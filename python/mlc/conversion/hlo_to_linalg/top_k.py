@@ -1,12 +1,13 @@
 """hlo.argsort with `limit` = k (top-k) -> a selection per row, not a sort.
 
 Each row keeps the k best elements seen so far, in order, as (radix key, position) pairs:
-the key is radix_sort.sort_key's (a row's keys computed when the row is taken up), so "before" is one unsigned compare and the order is the
-sort's own (NaN, zeros and descending included). The first k elements are insertion-sorted
-into the buffer; every later element is compared with the buffer's last key and, only when
-strictly before it, inserted: the elements after its place shift down one slot and the last
-drops out. Equal keys never pass an element already kept, so ties keep the lower position
-first, as the stable sort does.
+the key is radix_sort.sort_key's (a row's keys computed when the row is taken up), so
+"before" is one unsigned compare and the order is the sort's own (NaN, zeros and
+descending included). The first k elements are insertion-sorted into the buffer; every
+later element is compared with the buffer's last key and, only when strictly before it,
+inserted: the elements after its place shift down one slot and the last drops out. Equal
+keys never pass an element already kept, so ties keep the lower position first, as the
+stable sort does.
 
 Work per row: n compares plus, per insertion, up to k shifts. On random data a row of n
 takes ~k ln(n / k) insertions; in the worst case (a row already in order) every element is
