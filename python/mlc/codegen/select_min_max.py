@@ -27,11 +27,11 @@ from mlir.dialects import arith
 from ..transforms.pass_base import Pass, apply_patterns
 
 
-def _lanes(t: ir.Type) -> int | None:
-    """1 for a float scalar or a one-lane float vector, else None."""
+def _one_lane(t: ir.Type) -> bool:
+    """A float scalar or a one-lane float vector."""
     if isinstance(t, ir.VectorType):
-        return 1 if t.shape == [1] and isinstance(t.element_type, ir.FloatType) else None
-    return 1 if isinstance(t, ir.FloatType) else None
+        return t.shape == [1] and isinstance(t.element_type, ir.FloatType)
+    return isinstance(t, ir.FloatType)
 
 
 def _bits_type(t: ir.Type) -> ir.Type:
@@ -43,7 +43,7 @@ def _bits_type(t: ir.Type) -> ir.Type:
 def select_min_max(op, rewriter):
     """arith.maximumf / arith.minimumf (scalar) -> compares and selects (module docstring)."""
     t = op.results[0].type
-    if _lanes(t) is None:
+    if not _one_lane(t):
         return None
     largest = op.name == "arith.maximumf"
     a, b = op.operands

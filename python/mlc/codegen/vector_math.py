@@ -12,8 +12,8 @@ Why: these have no vectorizable polynomial in MLC (sin and cos need a full-range
 reduction, Payne-Hanek, to be right for large |x|), and the LLVM lowering of a vector
 math.sin is one scalar libm call per lane (atan2 of 777k f32: 11 ms through libm, ~2 ns
 an element through libmvec). tan, cbrt and atan2 came with glibc 2.35: each variant is
-used only when the loaded libmvec has its symbol. libmvec's functions are full-range, with the
-accuracy glibc documents (at most 4 ulp for these; test_math_approx.py checks them against
+used only when the loaded libmvec has its symbol. libmvec's functions are full-range, with
+the accuracy glibc documents (at most 4 ulp for these; test_math_approx.py checks them against
 numpy over the whole f32 range). The variant follows the vector width MLC targets, capped
 at what the host runs natively: `b` (SSE, 128-bit), `d` (AVX2, 256), `e` (AVX-512). The
 cap matters: code generated for 512-bit vectors on an AVX2 host (MLC_VECTOR_BITS=512) is

@@ -53,7 +53,7 @@ from .parallel import body_cost, chunk_size, worth_parallel, worth_work
 from .row_fusion import TAG as ROW_FUSION_TAG
 from .target import last_level_cache_bytes, num_threads, vector_register_bits
 from .transform_script import PEELED_SIZES, apply_transform_script, drop_attributes, script_module
-from .views import view_root
+from .views import reassociation, trailing_groups, view_root
 
 _TAG = "mlc.vectorize"
 
@@ -503,7 +503,7 @@ def collapse_reduction_loops(op) -> bool:
             strides = _static_strides(t)
             if strides is None or any(strides[j] != strides[j + 1] * t.shape[j + 1] for j in range(k, rank - 1)):
                 return False
-    reassociation = [[d] for d in range(k)] + [list(range(k, rank))]
+    groups = reassociation(trailing_groups(k, rank))
     with ir.InsertionPoint(op), op.location:
         for i in range(inputs):
             t = types[i]
@@ -512,18 +512,13 @@ def collapse_reduction_loops(op) -> bool:
             layout = None if _identity_layout(t) else \
                 ir.StridedLayoutAttr.get(offset, list(strides[:k]) + [strides[-1]])
             collapsed = ir.MemRefType.get(shape, t.element_type, layout, t.memory_space)
-            op.operands[i] = memref.collapse_shape(collapsed, op.operands[i], _reassociation(reassociation))
+            op.operands[i] = memref.collapse_shape(collapsed, op.operands[i], groups)
     identity = ir.AffineMapAttr.get(ir.AffineMap.get_identity(k + 1))
     kept = ir.AffineMapAttr.get(ir.AffineMap.get(k + 1, 0, [ir.AffineExpr.get_dim(d) for d in range(k)]))
     op.attributes["indexing_maps"] = ir.ArrayAttr.get([identity] * inputs + [kept] * outputs)
     op.attributes["iterator_types"] = ir.ArrayAttr.get(
         [ir.Attribute.parse(_PARALLEL_ITERATOR)] * k + [ir.Attribute.parse(_REDUCTION_ITERATOR)])
     return True
-
-
-def _reassociation(groups: list[list[int]]) -> ir.ArrayAttr:
-    i64 = ir.IntegerType.get_signless(64)
-    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g]) for g in groups])
 
 
 def row_reduction_plan(op, register_bits: int, threads: int = 1) -> RowPlan | None:
@@ -890,11 +885,8 @@ class _Row:
         if self.body.loads[result] == "contiguous":
             p = next(p for p, i in enumerate(indices) if i in self.body.varying)
             if p < t.rank - 1:  # drop the trailing unit dims: the varying dim becomes innermost
-                reassociation = [[d] for d in range(p)] + [list(range(p, t.rank))]
                 collapsed = ir.MemRefType.get(list(t.shape[:p + 1]), element)
-                source = memref.collapse_shape(collapsed, source, ir.ArrayAttr.get([
-                    ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), d) for d in group])
-                    for group in reassociation]))
+                source = memref.collapse_shape(collapsed, source, reassociation(trailing_groups(p, t.rank)))
             at = [self.uniform(i) for i in indices[:p]] + [first[indices[p]]]
             return vector.transfer_read(_vector_of(element, width), source, at,
                                         ir.AffineMap.get_minor_identity(p + 1, 1), _zero(element), [True])

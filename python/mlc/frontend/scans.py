@@ -129,9 +129,6 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return concatenate([astype(p, x.dtype) for p in pieces]) if len(pieces) > 1 else x
 
 
-__all__ = ["cumsum", "cumprod", "cummax", "cummin", "diff", "ediff1d"]
-
-
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """The integral of y along axis by the trapezoidal rule: sum((y[1:] + y[:-1]) / 2 * d),
     d = diff(x) along axis (x 1-D or y's shape), or the spacing dx."""
@@ -156,3 +153,6 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             x = reshape(x, (1,) * axis + (n,) + (1,) * (y.ndim - axis - 1))
         widths = diff(x, axis=axis if x.ndim == y.ndim else -1)
     return reduce_sum(m.multiply(m.multiply(pairs, widths), 0.5), axis=axis)
+
+
+__all__ = ["cumsum", "cumprod", "cummax", "cummin", "diff", "ediff1d", "trapezoid"]

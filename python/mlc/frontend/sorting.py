@@ -304,12 +304,8 @@ def _partitioned(a, kth, axis, name):
     # The rest, in position order (as JAX's argpartition): the positions bottom did not
     # take, marked in a byte mask and listed by a stable sort of that mask (one radix pass
     # of 8-bit keys; with ties at the kth value, the two parts never share an element).
-    from .core import broadcast_to
-    from .creation import arange
-    taken = constant(np.zeros(x.shape, np.int8))
-    rows = [broadcast_to(reshape(arange(s), (1,) * d + (s,) + (1,) * (x.ndim - d - 1)), bottom.shape)
-            for d, s in enumerate(x.shape[:-1])]
-    taken = taken.at[(*rows, bottom)].set(1)
+    rows = [wrap(emit(hlo.iota, list(bottom.shape), element_type(DEFAULT_INT), d)) for d in range(x.ndim - 1)]
+    taken = constant(np.zeros(x.shape, np.int8)).at[(*rows, bottom)].set(1)
     top = _first_positions(taken, n - kth - 1, descending=False)
     return x, axis, bottom, top
 
@@ -361,8 +357,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, method="a
     from .selection import take
     element, test = asarray(element), ravel(asarray(test_elements))
     if test.size == 0:
-        found = m.not_equal(element, element) if element.dtype.kind == "f" else m.less(element, element)
-        found = m.logical_and(found, False)
+        found = constant(np.zeros(element.shape, np.bool_))
     elif method == "compare_all" or (method == "auto" and test.size <= 64):
         from .core import promote
         from .reductions import any as reduce_any

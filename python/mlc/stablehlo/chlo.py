@@ -134,8 +134,7 @@ def top_k(cv, op):
     argsort with a limit (a selection) and a gather."""
     x = cv.value(op.operands[0])
     k = ir.IntegerAttr(op.attributes["k"]).value
-    values, indices = hlo.top_k(x, k, ir.RankedTensorType(op.results[1].type).element_type)
-    return [values, indices]
+    return list(hlo.top_k(x, k, ir.RankedTensorType(op.results[1].type).element_type))
 
 
 # erf_inv: M. Giles, "Approximating the erfinv function" (GPU Computing Gems, 2011), the

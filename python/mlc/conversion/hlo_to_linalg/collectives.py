@@ -35,7 +35,8 @@ from mlir.dialects import arith, linalg, llvm, memref, tensor
 from ... import config, distributed
 from ...transforms.pass_base import PassError
 from .registry import empty, lowering
-from .shape import _flatten, _reassociation
+from ...codegen.views import reassociation
+from .shape import _flatten
 
 MPI_COMM_WORLD = 0x44000000
 # MPI_Op handles by hlo kind.
@@ -393,7 +394,7 @@ def _call(name: str, args) -> None:
 def _reshape(value: ir.Value, to: ir.RankedTensorType) -> ir.Value:
     """The same elements in row-major order, in shape `to` (through a 1-d tensor)."""
     flat = _flatten(value, ir.RankedTensorType(value.type))
-    return tensor.expand_shape(to, flat, _reassociation(to.rank), [], list(to.shape))
+    return tensor.expand_shape(to, flat, reassociation([list(range(to.rank))]), [], list(to.shape))
 
 
 def _transpose(value: ir.Value, permutation: list[int]) -> ir.Value:

@@ -69,6 +69,7 @@ from mlir.dialects import linalg, tensor
 from ... import config
 from ...dialects.hlo.shape_rules import convolution_layout
 from ...dialects.hlo.types import is_float
+from ...codegen.views import reassociation
 from .registry import PARALLEL, REDUCTION, empty, generic, lowering
 from .scalar import combine, const, convert_scalar
 from .slicing import extract_slice, insert_slice, pad_tensor
@@ -146,12 +147,10 @@ def _transposed(value: ir.Value, permutation: list[int]) -> ir.Value:
 
 
 def _reshape(value: ir.Value, shape: list[int], groups: list[list[int]], expand: bool) -> ir.Value:
-    i64 = ir.IntegerType.get_signless(64)
-    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g]) for g in groups])
     t = ir.RankedTensorType.get(shape, ir.RankedTensorType(value.type).element_type)
     if expand:
-        return tensor.expand_shape(t, value, reassociation, [], shape)
-    return tensor.collapse_shape(t, value, reassociation)
+        return tensor.expand_shape(t, value, reassociation(groups), [], shape)
+    return tensor.collapse_shape(t, value, reassociation(groups))
 
 
 def _im2col(source: ir.Value, c, rhs: ir.RankedTensorType, kernel: ir.Value, result_type) -> ir.Value:

@@ -13,6 +13,12 @@ def index(value: int) -> ir.Value:
     return arith.constant(ir.IndexType.get(), value)
 
 
+def along(row: list, dim: int, position) -> list:
+    """The index of the element at `position` along `dim` of a row (`row`: the indices of
+    the other dims, in order)."""
+    return row[:dim] + [position] + row[dim:]
+
+
 def as_index(value: ir.Value) -> ir.Value:
     return arith.index_cast(ir.IndexType.get(), value)
 

@@ -31,8 +31,9 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
 from ...dialects.hlo.types import is_bool, is_float
-from .loops import for_range, index
+from .loops import along, for_range, index
 from .registry import PARALLEL, empty, generic, identity_map
+from .slicing import extract_slice
 
 # Digit widths tried: 8 bits (256 buckets) suit rows of hundreds of elements, 11 bits (3
 # passes for 32-bit keys instead of 4) rows of thousands, where the buckets cost little.
@@ -111,12 +112,8 @@ def row_keys(x: ir.Value, row: list[ir.Value], dim: int, descending: bool, unsig
     1-D tensor computed when the row is sorted: it is still in cache when read."""
     t = ir.RankedTensorType(x.type)
     n = t.shape[dim]
-    offsets = row[:dim] + [0] + row[dim:]
-    sizes = [n if d == dim else 1 for d in range(t.rank)]
-    dynamic = [o for o in offsets if isinstance(o, ir.Value)]
-    static = [ir.ShapedType.get_dynamic_stride_or_offset() if isinstance(o, ir.Value) else o for o in offsets]
-    values = tensor.extract_slice(ir.RankedTensorType.get([n], t.element_type), x, dynamic, [], [],
-                                  static, sizes, [1] * t.rank)
+    values = extract_slice(x, ir.RankedTensorType.get([n], t.element_type), along(row, dim, 0),
+                           sizes=along([1] * (t.rank - 1), dim, n))
     return sort_keys(values, descending, unsigned)
 
 
@@ -141,14 +138,11 @@ def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: 
     the payload of the row's element at `position` (the element, or the position itself)."""
     keys = row_keys(x, row, dim, descending, unsigned)
     n = ir.RankedTensorType(keys.type).shape[0]
-    key_type = ir.RankedTensorType(keys.type).element_type
-    bits = ir.IntegerType(key_type).width
+    kt = ir.RankedTensorType(keys.type).element_type
+    bits = ir.IntegerType(kt).width
     digit = _digit_bits(bits, n)
     buckets, passes = 1 << digit, math.ceil(bits / digit)
     idx = ir.IndexType.get()
-
-    def at(r, position):
-        return r[:dim] + [position] + r[dim:]
 
     # One read of the row counts the digits of every pass.
     zeros = linalg.fill(index(0), outs=[empty(ir.RankedTensorType.get([passes * buckets], idx))])
@@ -167,7 +161,7 @@ def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: 
     # Scratch rows for the keys and payloads between passes, reused every other pass, and the
     # buckets' next slots, reused by every pass.
     starts = empty(ir.RankedTensorType.get([buckets], idx))
-    scratch_keys = [empty(ir.RankedTensorType.get([n], key_type)) for _ in range(2)]
+    scratch_keys = [empty(ir.RankedTensorType.get([n], kt)) for _ in range(2)]
     row_payload = [empty(ir.RankedTensorType.get([n], payload_type)) for _ in range(2)]
     read_key = lambda i: tensor.extract(keys, [i])  # noqa: E731 - the first pass reads the row's keys
     read_payload = payload
@@ -184,12 +178,11 @@ def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: 
 
         def scatter(i, state, p=p, last=last, read_key=read_key, read_payload=read_payload):
             k, v = read_key(i), read_payload(i)
-            if last:
-                starts, result = state
-                slot, starts = _increment(starts, _digit(k, p * digit, digit))
-                return [starts, tensor.insert(v, result, at(write_row, slot))]
-            starts, ks, vs = state
+            starts, *dsts = state
             slot, starts = _increment(starts, _digit(k, p * digit, digit))
+            if last:  # the payload alone, into the result
+                return [starts, tensor.insert(v, dsts[0], along(write_row, dim, slot))]
+            ks, vs = dsts
             return [starts, tensor.insert(k, ks, [slot]), tensor.insert(v, vs, [slot])]
 
         if last:

@@ -29,6 +29,7 @@ from .registry import (PARALLEL, REDUCTION, empty, generic, identity_map, loop_i
                        lowering, projection)
 from .scalar import combine, const
 from .constant import splat_value
+from ...codegen.views import reassociation, trailing_groups
 from .loops import for_range, index
 from .slicing import extract_slice, insert_slice, pad_tensor
 
@@ -104,12 +105,8 @@ def lower_reduce(op, sig):
     middle = n // (chunks * LANES)
     split_shape = list(x.shape[:-1]) + ([chunks] if chunks > 1 else []) + [middle, LANES]
     extra = len(split_shape) - x.rank
-    i64 = ir.IntegerType.get_signless(64)
-    groups = [[d] for d in range(x.rank - 1)] + [list(range(x.rank - 1, len(split_shape)))]
-    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g])
-                                      for g in groups])
-    split = tensor.expand_shape(ir.RankedTensorType.get(split_shape, et), op.operands[0], reassociation,
-                                [], split_shape)
+    split = tensor.expand_shape(ir.RankedTensorType.get(split_shape, et), op.operands[0],
+                                reassociation(trailing_groups(x.rank - 1, len(split_shape))), [], split_shape)
     partial_dims = dims[:-1] + [len(split_shape) - 2]
     partial_shape = kept_shape + ([chunks] if chunks > 1 else []) + [LANES]
     # Sums accumulate their lanes in a wider type: f32 in f64 (the lanes are memory-bound

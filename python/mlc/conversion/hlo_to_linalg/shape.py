@@ -6,6 +6,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import linalg, tensor
 
+from ...codegen.views import reassociation
 from .registry import PARALLEL, empty, generic, identity_map, lowering
 
 
@@ -42,12 +43,7 @@ def _flatten(value: ir.Value, t: ir.RankedTensorType) -> ir.Value:
         return value
     if t.rank == 0:
         return tensor.expand_shape(flat, value, ir.ArrayAttr.get([]), [], [1])
-    return tensor.collapse_shape(flat, value, _reassociation(t.rank))
-
-
-def _reassociation(rank: int) -> ir.ArrayAttr:
-    i64 = ir.IntegerType.get_signless(64)
-    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in range(rank)])])
+    return tensor.collapse_shape(flat, value, reassociation([list(range(t.rank))]))
 
 
 @lowering("reshape")
@@ -59,5 +55,5 @@ def lower_reshape(op, sig):
         return [flat]
     if result_type.rank == 0:
         return [tensor.collapse_shape(result_type, flat, ir.ArrayAttr.get([]))]
-    return [tensor.expand_shape(result_type, flat, _reassociation(result_type.rank), [],
+    return [tensor.expand_shape(result_type, flat, reassociation([list(range(result_type.rank))]), [],
                                 list(result_type.shape))]

@@ -19,13 +19,14 @@ def _offsets(offsets) -> tuple[list[ir.Value], list[int]]:
             [_DYNAMIC if isinstance(o, ir.Value) else o for o in offsets])
 
 
-def extract_slice(source: ir.Value, result_type: ir.RankedTensorType, offsets, strides=None) -> ir.Value:
-    """tensor.extract_slice with static sizes; an offset is an int or an index Value."""
-    rank = result_type.rank
-    strides = strides or [1] * rank
+def extract_slice(source: ir.Value, result_type: ir.RankedTensorType, offsets, strides=None,
+                  sizes=None) -> ir.Value:
+    """tensor.extract_slice with static sizes (default the result's; given, the unit ones
+    the result type leaves out are dropped); an offset is an int or an index Value."""
+    sizes = list(result_type.shape) if sizes is None else list(sizes)
+    strides = strides or [1] * len(sizes)
     dynamic, static = _offsets(offsets)
-    return tensor.extract_slice(result_type, source, dynamic, [], [], static,
-                                list(result_type.shape), list(strides))
+    return tensor.extract_slice(result_type, source, dynamic, [], [], static, sizes, list(strides))
 
 
 def insert_slice(source: ir.Value, dest: ir.Value, offsets, strides=None) -> ir.Value:

@@ -24,7 +24,7 @@ from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
 from ...dialects.hlo.types import is_bool, is_float
-from .loops import for_nest, for_range, index
+from .loops import along, for_nest, for_range, index
 from .radix_sort import radix_sort_row, radix_work
 from .top_k import select_row, worth_selecting
 from ...codegen.parallel import worth_work
@@ -50,11 +50,10 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
     t = ir.RankedTensorType(keys.type)
     t_elem = t.element_type
     n = t.shape[dim]
-    rows = [s for d, s in enumerate(t.shape) if d != dim]
     sources = [keys] + ([payload] if payload is not None else [])
 
     def at(row: list[ir.Value], position: ir.Value) -> list[ir.Value]:
-        return row[:dim] + [position] + row[dim:]
+        return along(row, dim, position)
 
     width = 1
     while width < n:
@@ -105,10 +104,7 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
             return for_range(index(0), index(n), index(2 * width), dsts, merge_pair)
 
         fresh = [empty(ir.RankedTensorType(s.type)) for s in sources]
-        if math.prod(rows) > 1 and worth_work(math.prod(rows) * n * _MERGE_STEP_COST):  # one pass
-            sources = _rows_in_parallel(rows, dim, n, fresh, merge_pass)
-        else:
-            sources = for_nest(rows, fresh, merge_pass)
+        sources = _each_row(list(t.shape), dim, n, fresh, n * _MERGE_STEP_COST, merge_pass)  # (one pass's work)
         width *= 2
     return sources
 
@@ -117,18 +113,18 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
 _MERGE_STEP_COST = 8
 
 
-def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], merge_pass) -> list[ir.Value]:
-    """One pass over every row as an scf.forall (mlc-parallel-outline runs it on the thread
-    pool): each iteration merges its row into its own slice of the pass's fresh tensors and
-    inserts it back in parallel."""
+def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], body) -> list[ir.Value]:
+    """Every row as an iteration of an scf.forall (mlc-parallel-outline runs it on the thread
+    pool): body(row, slices, write_row) fills the row's own slices of the fresh tensors,
+    which are inserted back in parallel."""
     loop = scf.ForallOp([0] * len(rows), rows, [1] * len(rows), shared_outs=fresh)
     with ir.InsertionPoint(loop.body):
         ivs, outs = list(loop.induction_variables), list(loop.inner_iter_args)
-        offsets = ivs[:dim] + [0] + ivs[dim:]
-        sizes = [n if d == dim else 1 for d in range(len(rows) + 1)]
+        offsets = along(ivs, dim, 0)
+        sizes = along([1] * len(rows), dim, n)
         slices = [extract_slice(o, ir.RankedTensorType.get(sizes, ir.RankedTensorType(o.type).element_type),
                                 offsets) for o in outs]
-        merged = merge_pass(ivs, slices, write_row=[index(0)] * len(ivs))
+        merged = body(ivs, slices, write_row=[index(0)] * len(ivs))
         terminator = loop.terminator()
     with ir.InsertionPoint(terminator.region.blocks[0]):
         for m, o in zip(merged, outs):
@@ -140,14 +136,14 @@ def _merge_work(n: int) -> int:
     return n * math.ceil(math.log2(n)) * _MERGE_STEP_COST if n > 1 else 0
 
 
-def _each_row(shape: list[int], dim: int, length: int, result_type: ir.RankedTensorType, work: int, body) -> ir.Value:
-    """A fresh `result_type` filled row by row (rows along `dim`, `length` long in the result)
-    by body(row, [out], write_row); the rows in parallel when their work passes the thread rule."""
+def _each_row(shape: list[int], dim: int, length: int, fresh: list[ir.Value], work: int, body) -> list[ir.Value]:
+    """The `fresh` tensors filled row by row (rows along `dim` of `shape`, `length` long in
+    them) by body(row, outs, write_row), each row `work` simple ops; the rows in parallel
+    when their work passes the thread rule."""
     rows = [s for d, s in enumerate(shape) if d != dim]
-    fresh = [empty(result_type)]
     if math.prod(rows) > 1 and worth_work(math.prod(rows) * work):
-        return _rows_in_parallel(rows, dim, length, fresh, body)[0]
-    return for_nest(rows, fresh, body)[0]
+        return _rows_in_parallel(rows, dim, length, fresh, body)
+    return for_nest(rows, fresh, body)
 
 
 def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
@@ -157,22 +153,23 @@ def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
     t = ir.RankedTensorType(x.type)
     n = t.shape[dim]
     radix = radix_work(t.element_type, n)
-    if radix is None or n < 2 or radix >= _merge_work(n):
+    if radix is None or radix >= _merge_work(n):
         payload = None
         if positions:
             rank = result_type.rank
             payload = generic([], empty(result_type), [identity_map(rank)], [PARALLEL] * rank,
                               lambda _out: loop_index(dim, result_type.element_type))
         return merge_sort(x, payload, dim, descending, unsigned)[-1]
+
     def sort_row(row, dsts, write_row=None):
         def value(position):
             if positions:
                 return arith.index_cast(result_type.element_type, position)
-            return tensor.extract(x, row[:dim] + [position] + row[dim:])
+            return tensor.extract(x, along(row, dim, position))
         return [radix_sort_row(x, descending, unsigned, value, row, dim, result_type.element_type, dsts[0],
                                row if write_row is None else write_row)]
 
-    return _each_row(list(t.shape), dim, n, result_type, radix, sort_row)
+    return _each_row(list(t.shape), dim, n, [empty(result_type)], radix, sort_row)[0]
 
 
 def _first_positions(x: ir.Value, dim: int, descending: bool, unsigned: bool, k: int,
@@ -181,18 +178,17 @@ def _first_positions(x: ir.Value, dim: int, descending: bool, unsigned: bool, k:
     row (top_k.py) when even its worst case beats sorting, else the sort's first k."""
     t = ir.RankedTensorType(x.type)
     n = t.shape[dim]
-    radix = radix_work(t.element_type, n)
-    sort_work = min(_merge_work(n), radix if radix is not None else _merge_work(n))
-    if k == 0 or radix is None or not worth_selecting(n, k, sort_work):
-        shape = list(t.shape)
+    radix = radix_work(t.element_type, n)  # (None: no radix key, which the selection needs too)
+    if k == 0 or radix is None or not worth_selecting(n, k, min(radix, _merge_work(n))):
         whole = _sorted_rows(x, dim, descending, unsigned,
-                             ir.RankedTensorType.get(shape, result_type.element_type), positions=True)
+                             ir.RankedTensorType.get(t.shape, result_type.element_type), positions=True)
         return extract_slice(whole, result_type, [0] * t.rank)
+
     def select(row, dsts, write_row=None):
         return [select_row(x, descending, unsigned, row, dim, n, k, result_type.element_type, dsts[0],
                            row if write_row is None else write_row)]
 
-    return _each_row(list(t.shape), dim, k, result_type, n * _SCAN_WORK, select)
+    return _each_row(list(t.shape), dim, k, [empty(result_type)], n * _SCAN_WORK, select)[0]
 
 
 # A selection's work per element on random data (a compare, rarely an insertion), for the thread rule.

@@ -20,7 +20,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, tensor
 
-from .loops import for_range, if_else, index, while_loop
+from .loops import along, for_range, if_else, index, while_loop
 from .radix_sort import key_type, row_keys
 from .registry import empty
 
@@ -51,8 +51,8 @@ def select_row(x: ir.Value, descending: bool, unsigned: bool, row: list[ir.Value
     def key_at(position):
         return tensor.extract(keys, [position])
 
-    def at(r, position):
-        return r[:dim] + [position] + r[dim:]
+    def at(position):  # in the result row
+        return along(write_row, dim, position)
 
     def insert(key, position, start, best, out):
         """(key, position) into its place among best[0..start], shifting the rest down."""
@@ -66,12 +66,12 @@ def select_row(x: ir.Value, descending: bool, unsigned: bool, row: list[ir.Value
             j, best, out = state
             p = arith.subi(j, index(1))
             best = tensor.insert(tensor.extract(best, [p]), best, [j])
-            out = tensor.insert(tensor.extract(out, at(write_row, p)), out, at(write_row, j))
+            out = tensor.insert(tensor.extract(out, at(p)), out, at(j))
             return [p, best, out]
 
         j, best, out = while_loop([start, best, out], before_previous, shift)
         return [tensor.insert(key, best, [j]),
-                tensor.insert(arith.index_cast(index_type, position), out, at(write_row, j))]
+                tensor.insert(arith.index_cast(index_type, position), out, at(j))]
 
     def fill(i, state):  # the first k elements, insertion-sorted
         return insert(key_at(i), i, i, *state)
