@@ -16,7 +16,10 @@ the row's keys counts the digits of every pass (8-bit digits on rows of hundreds
 ones on rows of thousands: the width with the least work), and each pass scatters the row
 by its digit, least significant first, from one scratch row to the other; each bucket's
 elements keep their order, so the sort is stable. The payload (the values for sort, their
-positions for argsort) moves with the keys; the last pass writes it into the result. Work
+positions for argsort) moves with the keys, in one word with its key when both fit in 64
+bits (f32 values or i32 positions under 32-bit keys: one load and one store per element
+and pass, half the cache lines written; 10^5 f32 1.11 -> 0.91 ms); the last pass writes
+it into the result. Work
 per row: passes x (n + buckets) steps against merge sort's n log2(n) merge steps, so
 sort.py takes radix sort from ~100 elements per row of 32-bit keys (`radix_work`).
 (1000, 777) f32 rows: merge sort 17 ms, radix sort 4.5 ms (numpy 3.1-4.7); 10^5 f32: 6.5
@@ -125,6 +128,36 @@ def _digit(key: ir.Value, shift: int, digit: int) -> ir.Value:
     return arith.index_castui(ir.IndexType.get(), k)
 
 
+def _width(t: ir.Type) -> int | None:
+    if is_float(t):
+        return ir.FloatType(t).width
+    return ir.IntegerType(t).width if isinstance(t, ir.IntegerType) else None
+
+
+def _word_type(kt: ir.Type, payload_type: ir.Type) -> ir.Type | None:
+    """i32 or i64 holding a key of type kt above a payload of payload_type (None: they do
+    not fit in 64 bits, or the payload has no fixed width)."""
+    payload_bits = _width(payload_type)
+    if payload_bits is None or is_bool(payload_type):
+        return None
+    bits = ir.IntegerType(kt).width + payload_bits
+    return ir.IntegerType.get_signless(32 if bits <= 32 else 64) if bits <= 64 else None
+
+
+def _pack(key: ir.Value, value: ir.Value, word: ir.Type, payload_bits: int) -> ir.Value:
+    """(key << payload_bits) | bits(value), in `word`: the key's digits sit above the payload."""
+    bits = value if isinstance(value.type, ir.IntegerType) else arith.bitcast(
+        ir.IntegerType.get_signless(payload_bits), value)
+    high = arith.shli(arith.extui(word, key), arith.constant(word, payload_bits))
+    return arith.ori(high, arith.extui(word, bits))
+
+
+def _unpack(w: ir.Value, payload_type: ir.Type, payload_bits: int) -> ir.Value:
+    """The payload in the low payload_bits of a packed word."""
+    bits = arith.trunci(ir.IntegerType.get_signless(payload_bits), w)
+    return bits if isinstance(payload_type, ir.IntegerType) else arith.bitcast(payload_type, bits)
+
+
 def _increment(t: ir.Value, position: ir.Value) -> tuple[ir.Value, ir.Value]:
     """(t[position], t with t[position] + 1): a bucket's next slot, taken."""
     old = tensor.extract(t, [position])
@@ -158,13 +191,24 @@ def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: 
 
     (counts,) = for_range(index(0), index(n), index(1), [zeros], count)
 
-    # Scratch rows for the keys and payloads between passes, reused every other pass, and the
-    # buckets' next slots, reused by every pass.
+    # Scratch rows between passes, reused every other pass: the keys and payloads as one word
+    # each when both fit in 64 bits (one read and one write per element and pass, and half
+    # the cache lines the scatter writes into), else side by side. The buckets' next slots
+    # are reused by every pass.
     starts = empty(ir.RankedTensorType.get([buckets], idx))
-    scratch_keys = [empty(ir.RankedTensorType.get([n], kt)) for _ in range(2)]
-    row_payload = [empty(ir.RankedTensorType.get([n], payload_type)) for _ in range(2)]
-    read_key = lambda i: tensor.extract(keys, [i])  # noqa: E731 - the first pass reads the row's keys
-    read_payload = payload
+    word = _word_type(kt, payload_type)
+    if word is not None:
+        kinds = [word]
+        payload_bits = _width(payload_type)
+        shift = payload_bits
+        first = lambda i: [_pack(tensor.extract(keys, [i]), payload(i), word, payload_bits)]  # noqa: E731
+        result = lambda w: _unpack(w, payload_type, payload_bits)  # noqa: E731
+    else:
+        kinds, shift = [kt, payload_type], 0
+        first = lambda i: [tensor.extract(keys, [i]), payload(i)]  # noqa: E731
+        result = lambda k, v: v  # noqa: E731
+    scratch = [[empty(ir.RankedTensorType.get([n], kind)) for kind in kinds] for _ in range(2)]
+    read = first
     for p in range(passes):
         # Where each bucket starts: the exclusive prefix sum of this pass's counts.
         def prefix(b, state, p=p):
@@ -174,22 +218,19 @@ def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: 
 
         starts, _ = for_range(index(0), index(buckets), index(1), [starts, index(0)], prefix)
         last = p == passes - 1
-        dst_keys, dst_payload = scratch_keys[p % 2], row_payload[p % 2]
 
-        def scatter(i, state, p=p, last=last, read_key=read_key, read_payload=read_payload):
-            k, v = read_key(i), read_payload(i)
+        def scatter(i, state, p=p, last=last, read=read):
+            element = read(i)
             starts, *dsts = state
-            slot, starts = _increment(starts, _digit(k, p * digit, digit))
+            slot, starts = _increment(starts, _digit(element[0], shift + p * digit, digit))
             if last:  # the payload alone, into the result
-                return [starts, tensor.insert(v, dsts[0], along(write_row, dim, slot))]
-            ks, vs = dsts
-            return [starts, tensor.insert(k, ks, [slot]), tensor.insert(v, vs, [slot])]
+                return [starts, tensor.insert(result(*element), dsts[0], along(write_row, dim, slot))]
+            return [starts] + [tensor.insert(e, d, [slot]) for e, d in zip(element, dsts)]
 
         if last:
             _, out = for_range(index(0), index(n), index(1), [starts, out], scatter)
             return out
-        starts, ks, vs = for_range(index(0), index(n), index(1), [starts, dst_keys, dst_payload], scatter)
-        scratch_keys[p % 2], row_payload[p % 2] = ks, vs
-        read_key = lambda i, ks=ks: tensor.extract(ks, [i])  # noqa: E731
-        read_payload = lambda i, vs=vs: tensor.extract(vs, [i])  # noqa: E731
+        starts, *written = for_range(index(0), index(n), index(1), [starts, *scratch[p % 2]], scatter)
+        scratch[p % 2] = written
+        read = lambda i, written=written: [tensor.extract(w, [i]) for w in written]  # noqa: E731
     raise AssertionError("a key has at least one digit")
