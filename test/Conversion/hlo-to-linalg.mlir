@@ -659,8 +659,9 @@ func.func @sorting_rows(%a: tensor<64x128xf64>) -> tensor<64x128xf64> {
 
 // A row of 300 f32: radix sort. The row's keys (descending: complemented) are computed
 // first; one loop over the row counts the four 8-bit digits into 4 x 256 buckets;
-// each pass prefix-sums its buckets and scatters keys and values by digit, the last pass
-// values only, into the result.
+// each pass prefix-sums its buckets and scatters by digit; key and value travel as one i64
+// word (key << 32 | value bits), the digits read above the value's 32 bits; the last pass
+// writes the value alone (the word's low half) into the result.
 // CHECK-LABEL: func @radix_sort_descending
 // CHECK: %[[ROW:.*]] = tensor.extract_slice %arg0[0] [300] [1] : tensor<300xf32> to tensor<300xf32>
 // CHECK: %[[KEYS:.*]] = linalg.generic {{.*}} ins(%[[ROW]] : tensor<300xf32>) outs(%{{.*}} : tensor<300xi32>)
@@ -674,10 +675,21 @@ func.func @sorting_rows(%a: tensor<64x128xf64>) -> tensor<64x128xf64> {
 // CHECK: %[[COUNTS:.*]] = scf.for %{{.*}} = %c0 to %c300 step %c1 iter_args(%{{.*}}) -> (tensor<1024xindex>)
 // CHECK-COUNT-4: tensor.insert %{{.*}} : tensor<1024xindex>
 // CHECK: scf.for %{{.*}} = %c0 to %c256 step %c1 iter_args({{.*}}) -> (tensor<256xindex>, index)
-// CHECK: scf.for {{.*}} -> (tensor<256xindex>, tensor<300xi32>, tensor<300xf32>)
-// CHECK-COUNT-2: scf.for {{.*}} -> (tensor<256xindex>, tensor<300xi32>, tensor<300xf32>)
+// CHECK: scf.for {{.*}} -> (tensor<256xindex>, tensor<300xi64>)
+// CHECK:   %[[V:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// CHECK:   %[[K:.*]] = arith.extui %{{.*}} : i32 to i64
+// CHECK:   %[[HIGH:.*]] = arith.shli %[[K]], %c32_i64 : i64
+// CHECK:   %[[LOW:.*]] = arith.extui %[[V]] : i32 to i64
+// CHECK:   %[[WORD:.*]] = arith.ori %[[HIGH]], %[[LOW]] : i64
+// CHECK:   arith.shrui %[[WORD]], %c32_i64 : i64
+// CHECK: scf.for {{.*}} -> (tensor<256xindex>, tensor<300xi64>)
+// CHECK:   arith.shrui %{{.*}}, %c40_i64 : i64
+// CHECK: scf.for {{.*}} -> (tensor<256xindex>, tensor<300xi64>)
+// CHECK:   arith.shrui %{{.*}}, %c48_i64 : i64
 // CHECK: %[[LAST:.*]]:2 = scf.for {{.*}} -> (tensor<256xindex>, tensor<300xf32>)
-// CHECK:   arith.shrui %{{.*}}, %c24_i32 : i32
+// CHECK:   arith.shrui %{{.*}}, %c56_i64 : i64
+// CHECK:   %[[BITS:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK:   arith.bitcast %[[BITS]] : i32 to f32
 // CHECK: return %[[LAST]]#1
 func.func @radix_sort_descending(%a: tensor<300xf32>) -> tensor<300xf32> {
   %0 = "hlo.sort"(%a) {dimension = 0 : i64, descending = true} : (tensor<300xf32>) -> tensor<300xf32>
@@ -687,8 +699,9 @@ func.func @radix_sort_descending(%a: tensor<300xf32>) -> tensor<300xf32> {
 // -----
 
 // argsort of long rows of int32: the key flips the sign bit; the payload is the position
-// (no iota tensor), written as i32 by the last pass; 4096 per row take 11-bit digits (3
-// passes, 3 x 2048 buckets); 16 rows x 4096 is enough work for the rows to run in parallel.
+// (no iota tensor), packed under the key in an i64 word and written as i32 by the last
+// pass; 4096 per row take 11-bit digits (3 passes, 3 x 2048 buckets); 16 rows x 4096 is
+// enough work for the rows to run in parallel.
 // CHECK-LABEL: func @radix_argsort_rows
 // CHECK: scf.forall (%[[ROW:.*]]) in (16) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<16x4096xi32>)
 // CHECK:   tensor.extract_slice %arg0[%[[ROW]], 0] [1, 4096] [1, 1] : tensor<16x4096xi32> to tensor<4096xi32>
@@ -696,7 +709,7 @@ func.func @radix_sort_descending(%a: tensor<300xf32>) -> tensor<300xf32> {
 // CHECK:     arith.xori %{{.*}}, %c-2147483648_i32 : i32
 // CHECK:   scf.for {{.*}} -> (tensor<6144xindex>)
 // CHECK:   scf.for %{{.*}} = %c0 to %c2048 step %c1
-// CHECK:   scf.for %[[I:.*]] = %c0 to %c4096 step %c1 {{.*}} -> (tensor<2048xindex>, tensor<4096xi32>, tensor<4096xi32>)
+// CHECK:   scf.for %[[I:.*]] = %c0 to %c4096 step %c1 {{.*}} -> (tensor<2048xindex>, tensor<4096xi64>)
 // CHECK:     arith.index_cast %[[I]] : index to i32
 // CHECK:   scf.forall.in_parallel
 // CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[ROW]], 0] [1, 4096] [1, 1]
