@@ -364,3 +364,36 @@ func.func @expensive_not_duplicated(%x: tensor<64x64xf32>) -> (tensor<64xf32>, t
   %b = "hlo.reduce"(%e, %ninf) {dimensions = array<i64: 1>, kind = "max"} : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
   return %a, %b : tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+// The branches of an scf.if (lax.cond) are fused like a function body, each on its own:
+// values from outside the branch are the fusions' inputs; the names go on counting.
+// CHECK-LABEL: func @in_branches
+// CHECK: %[[P:.*]] = tensor.extract
+// CHECK-NEXT: scf.if %[[P]]
+// CHECK-NEXT: %[[A:.*]] = func.call @in_branches_fusion_0(%arg0, %arg1)
+// CHECK-NEXT: scf.yield %[[A]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[B:.*]] = func.call @in_branches_fusion_1(%arg0, %arg1)
+// CHECK-NEXT: scf.yield %[[B]]
+// (Each fusion function goes right after the caller: the last one made comes first.)
+// CHECK: func.func private @in_branches_fusion_1({{.*}}) -> tensor<8xf32> attributes {hlo.fusion_kind = "loop"}
+// CHECK-NEXT: "hlo.subtract"
+// CHECK-NEXT: "hlo.exponential"
+// CHECK: func.func private @in_branches_fusion_0({{.*}}) -> tensor<8xf32> attributes {hlo.fusion_kind = "loop"}
+// CHECK-NEXT: "hlo.multiply"
+// CHECK-NEXT: "hlo.add"
+func.func @in_branches(%x: tensor<8xf32>, %y: tensor<8xf32>, %p: tensor<i1>) -> tensor<8xf32> {
+  %c = tensor.extract %p[] : tensor<i1>
+  %r = scf.if %c -> (tensor<8xf32>) {
+    %0 = "hlo.multiply"(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %1 = "hlo.add"(%0, %y) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %1 : tensor<8xf32>
+  } else {
+    %0 = "hlo.subtract"(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %1 = "hlo.exponential"(%0) : (tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %1 : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}

@@ -457,7 +457,8 @@ def merge_siblings(groups: list[Group], g: BlockGraph, max_size: int) -> list[Gr
 class HloFuse(HloGraphPass):
     """Groups hlo ops into fusions (outlined functions tagged loop/input/output).
 
-    Expects hlo in func.func bodies. Produces: the same, with each fusion moved into a
+    Expects hlo in func.func bodies, and in the scf regions in them (lax.cond, while_loop:
+    each block fused on its own). Produces: the same, with each fusion moved into a
     private func.func (attribute hlo.fusion_kind) called by func.call. Option: max-size,
     the most ops a fusion may hold (default 64).
     """
@@ -483,12 +484,27 @@ def fuse_module(module: ir.Operation, max_size: int = 64, describe: bool = True)
                  and FUSION_KIND not in o.operation.attributes and len(o.regions[0].blocks)]
     for fn in functions:
         function_name = ir.StringAttr(fn.attributes["sym_name"]).value
-        block = fn.regions[0].blocks[0]
-        for index, group in enumerate(form_groups(block, max_size)):
-            fusion = _outline_group(group, function_name, index, fn, describe)
-            if describe:
-                fusions.append(fusion)
+        index = 0
+        for block in _blocks(fn.regions[0].blocks[0]):
+            for group in form_groups(block, max_size):
+                fusion = _outline_group(group, function_name, index, fn, describe)
+                index += 1
+                if describe:
+                    fusions.append(fusion)
     return fusions
+
+
+def _blocks(body: ir.Block) -> list[ir.Block]:
+    """`body` and the blocks of the control flow in it (lax.cond's scf.if, while_loop's
+    scf.while, at any depth): each is fused on its own, its values from outside as inputs."""
+    found = [body]
+    for op in body.operations:
+        op = op.operation
+        if op.name.startswith("scf."):
+            for region in op.regions:
+                for block in region.blocks:
+                    found += _blocks(block)
+    return found
 
 
 def _outline_group(group: Group, function_name: str, index: int, caller, describe: bool = True) -> dict | None:
