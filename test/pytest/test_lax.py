@@ -171,3 +171,49 @@ def test_weak_loop_init_takes_the_body_dtype():
     strong = mlc.jit(lambda x: lax.fori_loop(0, 3, lambda i, c: c + x, 0))(np.float32(2.0))
     assert strong.dtype == np.float32 and strong == 6.0
     assert mlc.jit(lambda: lax.fori_loop(0, 3, lambda i, c: c + i, 0))() == 3  # stays int
+
+
+@pytest.mark.parametrize("shape", [(7, 33), (64, 129)])
+def test_fused_kernels_inside_control_flow(shape):
+    """hlo-fuse works on scf regions too: branches and loop bodies with elementwise chains,
+    row reductions with epilogues and a matmul, at odd and vector-sized shapes, against numpy
+    (float32: rtol 2e-5 on these well-conditioned values, 1e-4 after the matmul loop)."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal(shape).astype(np.float32)
+    a = (rng.standard_normal((shape[1], shape[1])) / shape[1]).astype(np.float32)
+
+    def softmax(v):
+        e = mnp.exp(v - v.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    def branches(p, v):
+        return lax.cond(p > 0, lambda u: softmax(u * 2.0) + mnp.tanh(u), lambda u: (u - u.mean(axis=1, keepdims=True)) * 3.0, v)
+
+    f = mlc.jit(branches)
+    e = np.exp(2 * x - (2 * x).max(axis=1, keepdims=True))
+    np.testing.assert_allclose(f(np.float32(1), x), e / e.sum(axis=1, keepdims=True) + np.tanh(x), rtol=2e-5, atol=2e-6)
+    np.testing.assert_allclose(f(np.float32(-1), x), (x - x.mean(axis=1, keepdims=True)) * 3, rtol=2e-5, atol=2e-5)
+
+    def power_steps(v):  # a loop body: matmul, then a row norm and a division (one row fusion)
+        def body(i, u):
+            u = u @ a + u * 0.5
+            return u / mnp.sqrt((u * u).sum(axis=1, keepdims=True))
+        return lax.fori_loop(0, 4, body, v)
+
+    want = x.astype(np.float64)
+    for _ in range(4):
+        want = want @ a + want * 0.5
+        want = want / np.sqrt((want * want).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(mlc.jit(power_steps)(x), want, rtol=1e-4, atol=1e-5)
+
+    def cond_in_loop(v):  # a cond nested in a while loop's body
+        def body(state):
+            k, u = state
+            u = lax.cond(k % 2 == 0, lambda w: mnp.exp(-w * w), lambda w: w * 2.0 - 1.0, u)
+            return k + 1, u
+        return lax.while_loop(lambda s: s[0] < 3, body, (0, v))[1]
+
+    want = x.copy()
+    for k in range(3):
+        want = np.exp(-want * want) if k % 2 == 0 else want * 2 - 1
+    np.testing.assert_allclose(mlc.jit(cond_in_loop)(x), want, rtol=2e-5, atol=2e-6)
