@@ -1,13 +1,14 @@
 // RUN: mlc-opt %s --split-input-file --mlc-llvm-linkage | FileCheck %s
 
 // A private helper gets internal linkage (no JIT wrapper keeps a copy of it); the entry
-// with a C interface stays called from its wrappers; the wrapper itself is left inlinable.
+// with a C interface stays called from its wrappers; the wrapper, which only forwards its
+// arguments, is compiled without optimization (optnone needs noinline).
 // CHECK-LABEL: llvm.func internal @helper
 // CHECK-SAME: passthrough = ["alwaysinline"]
 // CHECK-LABEL: llvm.func @main
 // CHECK-SAME: passthrough = ["noinline"]
 // CHECK-LABEL: llvm.func @_mlir_ciface_main
-// CHECK-NOT: noinline
+// CHECK-SAME: passthrough = ["noinline", "optnone"]
 // CHECK: llvm.call @main
 llvm.func @helper(%x: f32) -> f32 attributes {passthrough = ["alwaysinline"], sym_visibility = "private"} {
   %0 = llvm.fmul %x, %x : f32
