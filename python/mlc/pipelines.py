@@ -30,6 +30,7 @@ from .codegen.row_fusion import RowFusion
 from .codegen.vector_math import VectorMath
 from .codegen.vectorize import Vectorize
 from .conversion.bool_to_byte import BoolToByte
+from .conversion.control_flow_destinations import ControlFlowDestinations
 from .conversion.distinct_results import DistinctResults
 from .conversion.reshaped_results import ReshapedResults
 from .conversion.fold_widening import FoldWidening
@@ -82,6 +83,9 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
         # parts) becomes a slice of it: the fill or generic writes in place, not into a
         # temporary then copied (the borders were 30 row copies from a zeroed stack buffer).
         Upstream("eliminate-empty-tensors"),
+        # Both branches of an scf.if compute a result into one destination made before it:
+        # no buffer per branch copied into the if's result.
+        ControlFlowDestinations(),
         # Tensors -> memrefs across function boundaries; loops may yield fresh buffers (scf.while).
         Upstream("one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion="
                  "identity-layout-map allow-return-allocs-from-loops}"),

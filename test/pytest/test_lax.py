@@ -217,3 +217,37 @@ def test_fused_kernels_inside_control_flow(shape):
     for k in range(3):
         want = np.exp(-want * want) if k % 2 == 0 else want * 2 - 1
     np.testing.assert_allclose(mlc.jit(cond_in_loop)(x), want, rtol=2e-5, atol=2e-6)
+
+
+def test_loop_carried_values_computed_in_place_stay_correct():
+    """mlc-control-flow-destinations has a loop body compute a carried value into the buffer
+    that carries it; where the body reads the old value elsewhere (a roll, a flip, the other
+    carried value, a matmul) bufferization must copy instead. numpy as the oracle (float32:
+    rtol 1e-5 on elementwise steps, 1e-4 after tanh and matmuls)."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((37, 41)).astype(np.float32)
+    y = rng.standard_normal((37, 41)).astype(np.float32)
+    m = (rng.standard_normal((41, 41)) / 41).astype(np.float32)
+
+    f = mlc.jit(lambda v: lax.fori_loop(0, 3, lambda i, u: u * 0.5 + mnp.roll(u, 1, axis=1) + mnp.flip(u, 0), v))
+    want = x.copy()
+    for _ in range(3):
+        want = want * 0.5 + np.roll(want, 1, axis=1) + np.flip(want, 0)
+    np.testing.assert_allclose(f(x), want, rtol=1e-5, atol=1e-5)
+
+    g = mlc.jit(lambda a, b: lax.fori_loop(0, 4, lambda i, s: (s[1] * 2.0 - s[0], s[0] + mnp.tanh(s[1])), (a, b)))
+    a, b = x.copy(), y.copy()
+    for _ in range(4):
+        a, b = b * 2 - a, a + np.tanh(b)
+    got_a, got_b = g(x, y)
+    np.testing.assert_allclose(got_a, a, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(got_b, b, rtol=1e-4, atol=1e-4)
+
+    h = mlc.jit(lambda v: lax.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, mnp.tanh(s[1] @ m) + s[1]), (0, v))[1])
+    want = x.astype(np.float64)
+    for _ in range(3):
+        want = np.tanh(want @ m) + want
+    np.testing.assert_allclose(h(x), want, rtol=1e-4, atol=1e-4)
+
+    q = mlc.jit(lambda v: lax.fori_loop(0, 5, lambda i, u: lax.cond(i % 2 == 0, lambda z: z * 2.0, lambda z: z, u), v))
+    np.testing.assert_allclose(q(x), x * 8, rtol=1e-6)
