@@ -93,9 +93,9 @@ def dialect_markdown() -> str:
 - `hlo.dynamic_slice`, `hlo.gather`: start indices are clamped so the slice lies in the
   operand, never read out of bounds. `hlo.scatter` drops an update whose window does not fit.
 - Control flow and concatenation are upstream ops: `scf.if`, `scf.while`,
-  `scf.index_switch` over tensors (hlo ops inside their regions are verified and lowered
-  like any other; `tensor.extract` turns a `tensor<i1>` into the predicate), and
-  `tensor.concat`.
+  `scf.index_switch` over tensors (hlo ops inside their regions are verified, optimized,
+  fused and lowered like any other, each region's block on its own; `tensor.extract` turns
+  a `tensor<i1>` into the predicate), and `tensor.concat`.
 
 ## Not supported yet
 
