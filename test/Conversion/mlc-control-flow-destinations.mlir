@@ -181,3 +181,50 @@ func.func @reordered_while(%x: tensor<8xf32>, %y: tensor<8xf32>, %c: i1) -> tens
   }
   return %w#0 : tensor<8xf32>
 }
+
+// -----
+
+// Nested ifs (lax.switch's tree of conds): the inner if's shared destination is taken over
+// by the outer one, so every leaf writes the one destination before the outer if.
+// CHECK-LABEL: func @nested
+// CHECK: %[[D:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK-NEXT: scf.if
+// CHECK-NOT: tensor.empty
+// CHECK: outs(%[[D]]
+// CHECK: } else {
+// CHECK-NEXT: scf.if
+// CHECK: outs(%[[D]]
+// CHECK: } else {
+// CHECK: outs(%[[D]]
+#id = affine_map<(d0) -> (d0)>
+func.func @nested(%x: tensor<8xf32>, %c: i1, %d: i1) -> tensor<8xf32> {
+  %r = scf.if %c -> (tensor<8xf32>) {
+    %e = tensor.empty() : tensor<8xf32>
+    %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.mulf %in, %in : f32
+      linalg.yield %m : f32
+    } -> tensor<8xf32>
+    scf.yield %a : tensor<8xf32>
+  } else {
+    %s = scf.if %d -> (tensor<8xf32>) {
+      %e = tensor.empty() : tensor<8xf32>
+      %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+      ^bb0(%in: f32, %out: f32):
+        %n = arith.negf %in : f32
+        linalg.yield %n : f32
+      } -> tensor<8xf32>
+      scf.yield %b : tensor<8xf32>
+    } else {
+      %e = tensor.empty() : tensor<8xf32>
+      %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+      ^bb0(%in: f32, %out: f32):
+        %n = arith.addf %in, %in : f32
+        linalg.yield %n : f32
+      } -> tensor<8xf32>
+      scf.yield %b : tensor<8xf32>
+    }
+    scf.yield %s : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}

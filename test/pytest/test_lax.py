@@ -251,3 +251,16 @@ def test_loop_carried_values_computed_in_place_stay_correct():
 
     q = mlc.jit(lambda v: lax.fori_loop(0, 5, lambda i, u: lax.cond(i % 2 == 0, lambda z: z * 2.0, lambda z: z, u), v))
     np.testing.assert_allclose(q(x), x * 8, rtol=1e-6)
+
+
+def test_switch_branches_share_one_destination_and_stay_correct():
+    """lax.switch is a tree of conds; mlc-control-flow-destinations gives every leaf the one
+    destination before the outermost if. Every index (clamped ones too) against numpy at an
+    odd shape (float32, rtol 2e-5)."""
+    x = np.random.default_rng(9).standard_normal((37, 41)).astype(np.float32)
+    branches = [lambda v: mnp.tanh(v * 2.0 + 1.0) * v, lambda v: mnp.exp(v) - v * 3.0,
+                lambda v: v * v + 1.0, lambda v: mnp.abs(v) * 0.5, lambda v: v.sum(axis=0) + v]
+    want = [np.tanh(x * 2 + 1) * x, np.exp(x) - x * 3, x * x + 1, np.abs(x) * 0.5, x.sum(axis=0) + x]
+    f = mlc.jit(lambda i, v: lax.switch(i, branches, v))
+    for i in range(-1, 6):
+        np.testing.assert_allclose(f(np.int32(i), x), want[min(max(i, 0), 4)], rtol=2e-5, atol=2e-5)
