@@ -228,3 +228,48 @@ func.func @nested(%x: tensor<8xf32>, %c: i1, %d: i1) -> tensor<8xf32> {
   }
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// scf.index_switch (StableHLO's case): its default and every case share one destination.
+// CHECK-LABEL: func @switch
+// CHECK: %[[D:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK-NEXT: scf.index_switch
+// CHECK-NOT: tensor.empty
+// CHECK: outs(%[[D]]
+// CHECK: outs(%[[D]]
+// CHECK: default
+// CHECK-NOT: tensor.empty
+// CHECK: outs(%[[D]]
+#id = affine_map<(d0) -> (d0)>
+func.func @switch(%x: tensor<8xf32>, %i: index) -> tensor<8xf32> {
+  %r = scf.index_switch %i -> tensor<8xf32>
+  case 0 {
+    %e = tensor.empty() : tensor<8xf32>
+    %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.mulf %in, %in : f32
+      linalg.yield %m : f32
+    } -> tensor<8xf32>
+    scf.yield %a : tensor<8xf32>
+  }
+  case 1 {
+    %e = tensor.empty() : tensor<8xf32>
+    %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.negf %in : f32
+      linalg.yield %m : f32
+    } -> tensor<8xf32>
+    scf.yield %a : tensor<8xf32>
+  }
+  default {
+    %e = tensor.empty() : tensor<8xf32>
+    %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.addf %in, %in : f32
+      linalg.yield %m : f32
+    } -> tensor<8xf32>
+    scf.yield %a : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}

@@ -1,7 +1,8 @@
 """Pass `mlc-control-flow-destinations`: a value that control flow carries is computed into
 the buffer that carries it, not into a tensor.empty of its own. Two rules, on tensors:
 
-    scf.if: both branches compute result i into one destination made before the if
+    scf.if (and scf.index_switch): every branch computes result i into one destination
+    made before it
 
     %r = scf.if %c -> tensor<T> {              %d = tensor.empty() : tensor<T>
       %e = tensor.empty() : tensor<T>          %r = scf.if %c -> tensor<T> {
@@ -97,7 +98,8 @@ def _is_static_tensor(t: ir.Type) -> bool:
 
 
 def _share_branch_destinations(if_op: ir.Operation, shared: dict) -> None:
-    if len(if_op.regions) != 2 or not len(if_op.regions[1].blocks):
+    """(scf.if, and scf.index_switch: its default and cases are the branches.)"""
+    if not all(len(region.blocks) for region in if_op.regions):
         return  # (an if without else yields nothing)
     blocks = [region.blocks[0] for region in if_op.regions]
     yields = [_terminator(block) for block in blocks]
@@ -151,14 +153,14 @@ def _update_carried_in_place(loop: ir.Operation, shared: dict) -> None:
         _replace_empty(root, argument, shared)
 
 
-_RULES = {"scf.if": _share_branch_destinations, "scf.for": _update_carried_in_place,
-          "scf.while": _update_carried_in_place}
+_RULES = {"scf.if": _share_branch_destinations, "scf.index_switch": _share_branch_destinations,
+          "scf.for": _update_carried_in_place, "scf.while": _update_carried_in_place}
 
 
 @dataclass(frozen=True)
 class ControlFlowDestinations(Pass):
-    """Computes what scf.if, scf.for and scf.while carry into the buffers that carry it (see
-    the module docstring).
+    """Computes what scf.if, scf.index_switch, scf.for and scf.while carry into the buffers
+    that carry it (see the module docstring).
 
     Expects: tensors (before one-shot-bufferize). Produces: the same IR, branch-local
     tensor.empty pairs replaced by one before the if, a loop body's tensor.empty replaced by
@@ -176,6 +178,6 @@ class ControlFlowDestinations(Pass):
             return ir.WalkResult.ADVANCE
 
         module.walk(visit, ir.WalkOrder.POST_ORDER)  # inner control flow first
-        shared: dict = {}  # scf.if result -> the tensor.empty both branches compute it into
+        shared: dict = {}  # if/switch result -> the tensor.empty its branches compute it into
         for op in found:
             _RULES[op.name](op, shared)
