@@ -47,6 +47,7 @@ from typing import Callable, NamedTuple
 from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
+from ..dialects.hlo.types import element_bits
 from ..transforms.pass_base import Pass
 from .loops import for_range, forall, inside_parallel_loop, nested_for
 from .parallel import body_cost, chunk_size, worth_parallel, worth_work
@@ -94,15 +95,6 @@ class Tiling:
     tile_sizes: tuple[int, ...]
     vector_sizes: tuple[int, ...] | None
     parallel_tile: int = 0  # if > 0, the outermost loop becomes an scf.forall of this step
-
-
-def element_bits(t: ir.Type) -> int | None:
-    """Bit width of an integer or float element type; None for index and anything else."""
-    if isinstance(t, ir.IntegerType):
-        return t.width
-    if isinstance(t, ir.FloatType):
-        return t.width
-    return None
 
 
 def _operand_types(op) -> list[ir.MemRefType] | None:

@@ -21,11 +21,11 @@ the same machine code for the body. Three rules, on the LLVM dialect:
 One call per program run is the cost of the second rule. The third saves LLVM's -O2 code
 generation of a function that only forwards arguments (on sum(x * y + z) over 10^7: object
 code 8.2-9.1 -> 7.4-7.7 ms; whole compiles of small programs ~1 ms less, within their
-noise), for a few stores and reloads per call.
-Only helpers LLVM inlines become internal: internal linkage also opens a function to -O2's interprocedural passes (argument
-promotion, IPSCCP, dead-argument elimination over every call site), and on the
-`noinline` pieces of mlc-split-functions that made a function returning 200 arrays compile
-in 11.0 s instead of 4.6 s.
+noise), for a few stores and reloads per call. Only helpers LLVM inlines become internal:
+internal linkage also opens a function to -O2's interprocedural passes (argument
+promotion, IPSCCP, dead-argument elimination over every call site), and on the `noinline`
+pieces of mlc-split-functions that made a function returning 200 arrays compile in 11.0 s
+instead of 4.6 s.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ class LlvmLinkage(Pass):
             elif ir.StringAttr(attributes["sym_name"]).value.startswith(wrapper_prefix):
                 # A C wrapper only reads its descriptors and calls: no optimization needed.
                 flags = [f for f in passthrough_flags(op) if f not in ("noinline", "optnone")]
-                attributes[PASSTHROUGH] = ir.ArrayAttr.get([ir.StringAttr.get(f) for f in [*flags, "noinline", "optnone"]])
+                flags += ["noinline", "optnone"]
+                attributes[PASSTHROUGH] = ir.ArrayAttr.get([ir.StringAttr.get(f) for f in flags])
             elif C_INTERFACE_ATTR in attributes:
                 flags = passthrough_flags(op)
                 if "noinline" not in flags and "alwaysinline" not in flags:

@@ -33,7 +33,7 @@ import math
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
-from ...dialects.hlo.types import is_bool, is_float
+from ...dialects.hlo.types import element_bits, is_bool, is_float
 from .loops import along, for_range, index
 from .registry import PARALLEL, empty, generic, identity_map
 from .slicing import extract_slice
@@ -128,16 +128,10 @@ def _digit(key: ir.Value, shift: int, digit: int) -> ir.Value:
     return arith.index_castui(ir.IndexType.get(), k)
 
 
-def _width(t: ir.Type) -> int | None:
-    if is_float(t):
-        return ir.FloatType(t).width
-    return ir.IntegerType(t).width if isinstance(t, ir.IntegerType) else None
-
-
 def _word_type(kt: ir.Type, payload_type: ir.Type) -> ir.Type | None:
     """i32 or i64 holding a key of type kt above a payload of payload_type (None: they do
     not fit in 64 bits, or the payload has no fixed width)."""
-    payload_bits = _width(payload_type)
+    payload_bits = element_bits(payload_type)
     if payload_bits is None or is_bool(payload_type):
         return None
     bits = ir.IntegerType(kt).width + payload_bits
@@ -199,7 +193,7 @@ def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: 
     word = _word_type(kt, payload_type)
     if word is not None:
         kinds = [word]
-        payload_bits = _width(payload_type)
+        payload_bits = element_bits(payload_type)
         shift = payload_bits
         first = lambda i: [_pack(tensor.extract(keys, [i]), payload(i), word, payload_bits)]  # noqa: E731
         result = lambda w: _unpack(w, payload_type, payload_bits)  # noqa: E731

@@ -14,7 +14,7 @@ from typing import Callable
 from mlir import ir
 
 from .ops import ELEMENT_CLASSES, OPS
-from .types import (HloTypeError, is_bool, is_float, is_integer, shape_str, static_tensor,
+from .types import (HloTypeError, element_bits, is_bool, is_float, is_integer, shape_str, static_tensor,
                     tensor_type)
 
 
@@ -167,14 +167,10 @@ def convert(sig: OpSignature) -> list[ir.Type]:
 def bitcast_convert(sig: OpSignature) -> list[ir.Type]:
     (result,) = convert(sig)  # the same shape rule
     src, dst = sig.operand_types[0].element_type, result.element_type
-    if is_bool(src) or is_bool(dst) or _bit_width(src) != _bit_width(dst):
+    if is_bool(src) or is_bool(dst) or element_bits(src) != element_bits(dst):
         raise HloTypeError(f"cannot bitcast {src} to {dst}: element types must have the same "
                            f"bit width, and i1 has no bit layout")
     return [result]
-
-
-def _bit_width(t: ir.Type) -> int:
-    return ir.FloatType(t).width if is_float(t) else ir.IntegerType(t).width
 
 
 @rule("reverse")

@@ -45,6 +45,13 @@ def integer_width(t: ir.Type) -> int:
     return ir.IntegerType(t).width
 
 
+def element_bits(t: ir.Type) -> int | None:
+    """Bit width of an integer or float element type; None for index and anything else."""
+    if isinstance(t, (ir.IntegerType, ir.FloatType)):
+        return t.width
+    return None
+
+
 def static_tensor(t: ir.Type, what: str) -> ir.RankedTensorType:
     """`t` as a statically shaped ranked tensor type, or an HloTypeError naming `what`."""
     if type(t) is ir.RankedTensorType and hash(t) in _checked(t.context):
