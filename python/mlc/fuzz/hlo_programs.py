@@ -8,6 +8,13 @@ have rank 0-3 with dims drawn from {0, 1, 2, 3, 5}; element types are i1, i8..i6
 ui8..ui64, f16, f32, f64 (bf16 only inside, as f32 -> bf16 -> f32). Inputs mix edge values
 (NaN, +-inf, -0.0, subnormals, INT_MIN, max values) with ordinary ones.
 
+Control flow (CONTROL_FLOW): scf.if on a 0-d i1 value, scf.index_switch on a 0-d i32/i64
+value (cases drawn from -1..4, so the selector also misses them), and scf.while running a
+counter from 0 to a drawn 0-3 with 1-2 carried values, as the frontends emit them over
+tensors. Each region is drawn by the same generator over the enclosing pool (outer values
+stay visible; a loop body adds its carried values) and yields pool values of the result
+types; what a region makes is not visible after it, and its sinks are dropped.
+
 Exact and inexact ops. Ops whose float results two correct implementations may round
 differently (transcendentals, power, atan2, and float sums/products: reduce and
 reduce_window add/mul, dot_general, convolution, scatter add/mul) are *sinks*: their
@@ -33,7 +40,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from mlir import ir
-from mlir.dialects import func
+from mlir.dialects import arith, func, scf, tensor
 
 from ..context import make_context
 from ..dialects import hlo
@@ -45,6 +52,10 @@ DIMS = (0, 1, 2, 3, 5)
 TRANSCENDENTAL = ("exponential", "exponential_minus_one", "log", "log_plus_one", "logistic",
                   "tanh", "rsqrt", "cbrt", "sine", "cosine", "tan", "atan2", "power")
 ALL_OPS = tuple(OPS)
+# What the frontends put around hlo ops (lax.cond / while_loop / fori_loop, StableHLO's
+# case): drawn like ops, each region filled by the same generator (nested up to MAX_DEPTH).
+CONTROL_FLOW = ("scf.if", "scf.while", "scf.index_switch")
+MAX_DEPTH = 2
 
 
 @dataclass
@@ -534,13 +545,98 @@ for _op, _def in OPS.items():
 assert set(APPLIERS) == set(OPS), set(OPS) ^ set(APPLIERS)
 
 
+# ---------------------------------------------------------------------- control flow
+
+def _step(g: _Gen, choices, depth: int = 0) -> None:
+    """Draws one op of `choices` (control flow only below MAX_DEPTH) at the insertion point."""
+    op = g.d(st.sampled_from(choices))
+    if op in CONTROL_FLOW and depth >= MAX_DEPTH:
+        return
+    try:
+        if op in CONTROL_FLOW:
+            CONTROL_APPLIERS[op](g, choices, depth)
+        else:
+            APPLIERS[op](g)
+    except HloTypeError:
+        return  # an attribute draw the rule refuses: skip that op
+    g.ops.append(op)
+
+
+def _region(g: _Gen, block, types, choices, depth: int, visible=(), fixed=()) -> None:
+    """Fills `block` with 0-3 drawn ops over the pool plus `visible`, then yields `fixed` and
+    one pool value of each of `types`; the pool and the sinks are as before afterwards."""
+    pool, outputs = list(g.pool), list(g.outputs)
+    g.pool += list(visible)
+    with ir.InsertionPoint(block):
+        for _ in range(g.d(st.integers(0, 3))):
+            _step(g, choices, depth + 1)
+        drawn = [g.d(st.sampled_from([v for v in g.pool if v.type == t])) for t in types]
+        scf.YieldOp(list(fixed) + drawn)
+    g.pool, g.outputs = pool, outputs
+
+
+def _carried(g: _Gen) -> list:
+    """1-2 pool values (new arguments, added to the pool, when the pool is short) a region op
+    yields or carries: each region finds at least that value of the type it must yield."""
+    values = [g.value(fresh_p=0.2) for _ in range(g.d(st.integers(1, 2)))]
+    g.pool += [v for v in values if v not in g.pool]
+    return values
+
+
+def _scalar(value):
+    return tensor.extract(value, [])
+
+
+def _if(g: _Gen, choices, depth: int):
+    pred = _scalar(g.value(shape=[], name="i1", fresh_p=0.5))
+    types = [v.type for v in _carried(g)]
+    branch = scf.IfOp(pred, types, has_else=True)
+    for block in (branch.then_block, branch.else_block):
+        _region(g, block, types, choices, depth)
+    for r in branch.results:
+        g.add(r)
+
+
+def _index_switch(g: _Gen, choices, depth: int):
+    selector = arith.index_cast(ir.IndexType.get(), _scalar(g.arg([], g.d(st.sampled_from(["i32", "i64"])), "index")))
+    cases = sorted(g.d(st.sets(st.integers(-1, 4), min_size=0, max_size=3)))
+    types = [v.type for v in _carried(g)]
+    switch = scf.IndexSwitchOp(types, selector, cases)
+    for block in [switch.default_block] + [switch.case_block(i) for i in range(len(cases))]:
+        _region(g, block, types, choices, depth)
+    for r in switch.results:
+        g.add(r)
+
+
+def _while(g: _Gen, choices, depth: int):
+    """for (i = 0; i < n; i++) carried = body(carried), as lax.fori_loop traces it."""
+    i32 = ir.Type.parse("i32")
+    zero, one, n = (hlo.constant(np.array(k, np.int32), i32) for k in (0, 1, g.d(st.integers(0, 3))))
+    inits = [zero] + _carried(g)
+    types = [v.type for v in inits]
+    loop = scf.WhileOp(types, inits)
+    before = loop.before.blocks.append(*types)
+    with ir.InsertionPoint(before):
+        scf.ConditionOp(_scalar(hlo.compare(before.arguments[0], n, "LT")), list(before.arguments))
+    after = loop.after.blocks.append(*types)
+    with ir.InsertionPoint(after):
+        count = hlo.add(after.arguments[0], one)
+    _region(g, after, types[1:], choices, depth, visible=list(after.arguments)[1:], fixed=[count])
+    for r in list(loop.results)[1:]:
+        g.add(r)
+
+
+CONTROL_APPLIERS = {"scf.if": _if, "scf.index_switch": _index_switch, "scf.while": _while}
+
+
 class GeneratorRejected(Exception):
     """The generator drew an op its shape rule refused (a generator limitation, not a bug)."""
 
 
 @st.composite
-def hlo_programs(draw, ops=ALL_OPS, max_ops=6, max_outputs=3):
-    """A `Program`: a random well-typed @main over the ops `ops`, with inputs drawn for it."""
+def hlo_programs(draw, ops=ALL_OPS, max_ops=6, max_outputs=3, control_flow=True):
+    """A `Program`: a random well-typed @main over the ops `ops` (and CONTROL_FLOW's
+    regions when control_flow), with inputs drawn for it."""
     g = _Gen(draw)
     ctx = make_context()
     with ctx, ir.Location.unknown():
@@ -549,14 +645,9 @@ def hlo_programs(draw, ops=ALL_OPS, max_ops=6, max_outputs=3):
             fn = func.FuncOp("main", ir.FunctionType.get([], []))
         g.block = fn.add_entry_block()
         with ir.InsertionPoint(g.block):
-            n = draw(st.integers(1, max_ops))
-            for _ in range(n):
-                op = draw(st.sampled_from(ops))
-                try:
-                    APPLIERS[op](g)
-                except HloTypeError:
-                    continue  # an attribute draw the rule refuses: skip that op
-                g.ops.append(op)
+            choices = tuple(ops) + (CONTROL_FLOW if control_flow else ())
+            for _ in range(draw(st.integers(1, max_ops))):
+                _step(g, choices)
             outs = g.outputs[:max_outputs]
             if g.pool and (not outs or draw(st.booleans())):
                 outs.append((g.pool[-1], "exact"))

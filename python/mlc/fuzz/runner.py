@@ -46,7 +46,8 @@ def _strategy(fuzzer: str):
 
 def signature(fuzzer: str, example, kind: str, message: str) -> str:
     if fuzzer == "hlo":
-        ops = ",".join(sorted(set(re.findall(r'"hlo\.(\w+)"', example.text))))
+        found = re.findall(r'"hlo\.(\w+)"|\b(scf\.(?:if|while|index_switch))\b', example.text)
+        ops = ",".join(sorted({op or region for op, region in found}))
     elif fuzzer == "numpy":
         ops = ",".join(s.op for s in example.steps)
     else:

@@ -19,7 +19,7 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
-from mlc.fuzz.hlo_programs import ALL_OPS, hlo_programs  # noqa: E402
+from mlc.fuzz.hlo_programs import ALL_OPS, CONTROL_FLOW, hlo_programs  # noqa: E402
 from mlc.fuzz.known import known  # noqa: E402
 from mlc.fuzz.mutations import mutants  # noqa: E402
 from mlc.fuzz.numpy_programs import numpy_programs  # noqa: E402
@@ -49,6 +49,17 @@ def _check(worker, kind, payload, reproducer):
 
 def test_generator_covers_every_op():
     assert set(ALL_OPS) == set(__import__("mlc.dialects.hlo.ops", fromlist=["OPS"]).OPS)
+
+
+def test_generator_draws_control_flow():
+    seen = set()
+
+    @_settings(300)
+    @given(hlo_programs())
+    def collect(p):
+        seen.update(op for op in p.ops if op in CONTROL_FLOW)
+    collect()
+    assert seen == set(CONTROL_FLOW)
 
 
 def test_hlo_programs_match_reference(worker):
