@@ -26,6 +26,7 @@ from .codegen.loops import trip_count
 from .codegen.row_fusion import TAG as ROW_FUSION
 from .codegen.views import ALL_VIEWS, view_root
 from .abi import SCRATCH_ATTR
+from .destination_style import segment_sizes
 from .dialects.hlo.types import byte_size, element_bytes
 
 _NOT_KERNELS = {"linalg.yield", "linalg.index"}
@@ -181,8 +182,7 @@ def analyze(module: ir.Module) -> dict:
             result["kernels"] += 0 if in_kernel_loop(op) else 1
             result["flops"] += _flops(op) * trips
             result["bytes_read"] += _body_load_bytes(op) * trips
-            segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])) \
-                if "operandSegmentSizes" in op.attributes else [len(op.operands) - 1, 1]
+            segments = segment_sizes(op) or (len(op.operands) - 1, 1)
             operands = list(op.operands)
             for value in operands[:segments[0]]:
                 if isinstance(value.type, ir.ShapedType):

@@ -77,6 +77,7 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
+from ..destination_style import inits, segment_sizes
 from ..transforms.pass_base import Pass
 from .blas import PACKED_PARALLEL_MIN_MNK, _zero_fill_before, compute_type
 from .epilogue import (_PURE, Epilogue, _inside, _may_alias, _op, _owner_op, _static_sizes, _static_strides,
@@ -780,9 +781,8 @@ def _writes(op) -> list:
     if name in ("linalg.fill", "linalg.copy", "linalg.generic", "linalg.transpose", "linalg.map") or \
             name.startswith("linalg."):
         n = len(op.operands)
-        if "operandSegmentSizes" in op.attributes:
-            n_in = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
-            return list(op.operands)[n_in:]
+        if segment_sizes(op):
+            return inits(op)
         return [op.operands[n - 1]]
     if name == "memref.copy":
         return [op.operands[1]]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith, vector
 
+from ..destination_style import segment_sizes
 from .loops import block_ops
 
 
@@ -275,7 +276,7 @@ def match_epilogue(kernel, fills=(), reads=None) -> Epilogue | None:
         generic, slices = found
     if len(generic.results):
         return None
-    n_in, n_out = ir.DenseI32ArrayAttr(generic.attributes["operandSegmentSizes"])
+    n_in, n_out = segment_sizes(generic)
     iterators = [str(a) for a in generic.attributes["iterator_types"]]
     if n_out != 1 or len(iterators) != len(loops) or any("parallel" not in it for it in iterators):
         return None

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.dialects import arith, memref, scf
 
+from ..destination_style import num_inputs
 from ..dialects.hlo.types import byte_size
 from ..transforms.pass_base import Pass
 from .blas import blas_takes
@@ -113,7 +114,7 @@ def _row_maps(op, depth: int = 1) -> list[tuple[ir.Value, bool, object]] | None:
         return None
     if not _body_is_position_free(op):
         return None
-    n_in = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
+    n_in = num_inputs(op)
     result = []
     for i, (value, attr) in enumerate(zip(operands, op.attributes["indexing_maps"])):
         results = list(ir.AffineMapAttr(attr).value.results)

@@ -47,6 +47,7 @@ from typing import Callable, NamedTuple
 from mlir import ir
 from mlir.dialects import arith, memref, scf, vector
 
+from ..destination_style import segment_sizes
 from ..dialects.hlo.types import element_bits
 from ..transforms.pass_base import Pass
 from .loops import for_range, forall, inside_parallel_loop, nested_for
@@ -170,7 +171,7 @@ def _varies(value, block, inputs) -> bool:
 
 
 def _num_outputs(op) -> int:
-    return ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[1]
+    return segment_sizes(op)[1]
 
 
 def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:

@@ -39,14 +39,14 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import tensor
 
+from .. import destination_style
 from ..transforms.pass_base import Pass
 
 
 def _tied_init(op: ir.Operation, result_number: int) -> ir.Value | None:
     """The destination operand a destination-passing op writes result `result_number` into."""
-    if op.name.startswith("linalg.") and "operandSegmentSizes" in op.attributes:
-        inputs = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]
-        return op.operands[inputs + result_number]
+    if op.name.startswith("linalg.") and destination_style.segment_sizes(op):
+        return destination_style.inits(op)[result_number]
     if op.name == "tensor.insert_slice":
         return op.operands[1]
     return None

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ..destination_style import num_inputs
 from ..transforms.hlo_fuse import top_level
 
 _GENERIC = "linalg.generic"
@@ -38,7 +39,7 @@ def _parallel_identity(op) -> tuple | None:
     if any("parallel" not in it for it in iterators):
         return None
     maps = _maps(op)
-    n_in = _num_inputs(op)
+    n_in = num_inputs(op)
     outputs = list(op.operands)[n_in:]
     if not outputs:
         return None
@@ -54,11 +55,6 @@ def _maps(op) -> list:
     return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
 
 
-def _num_inputs(op) -> int:
-    sizes = op.attributes["operandSegmentSizes"]
-    return list(ir.DenseI32ArrayAttr(sizes))[0]
-
-
 def _top_level_users(op, block_position: dict) -> list[int]:
     """Positions (in the function block) of every op that uses a result of `op`."""
     return [block_position.get(top_level(use.owner.operation), -1) for r in op.results for use in r.uses]
@@ -68,7 +64,7 @@ def _merge(first, second) -> ir.Operation:
     """One generic computing `first`'s and `second`'s results; `second`'s inputs that are
     `first`'s results (read through the identity map) become the values `first`'s body
     yields. Placed at `second`, which must come after `first`."""
-    n1, n2 = _num_inputs(first), _num_inputs(second)
+    n1, n2 = num_inputs(first), num_inputs(second)
     ops1, ops2 = list(first.operands), list(second.operands)
     maps1, maps2 = _maps(first), _maps(second)
     produced = {r: i for i, r in enumerate(first.results)}
@@ -126,7 +122,7 @@ def _can_merge(first, second, position: dict, shapes: dict) -> bool:
         return False
     if _maps(first)[0].n_dims != _maps(second)[0].n_dims:
         return False
-    n2 = _num_inputs(second)
+    n2 = num_inputs(second)
     produced = set(first.results)
     maps2 = _maps(second)
     for i, value in enumerate(list(second.operands)):
@@ -175,6 +171,6 @@ def merge_kernels(fn) -> int:
 def _siblings(first, second) -> bool:
     """Independent generics worth merging: they read a common input (read once when merged);
     `second` not reading `first` is the caller's test, users in between are _can_merge's."""
-    n1, n2 = _num_inputs(first), _num_inputs(second)
+    n1, n2 = num_inputs(first), num_inputs(second)
     shared = set(list(first.operands)[:n1]) & set(list(second.operands)[:n2])
     return any(isinstance(v.type, ir.RankedTensorType) and v.type.rank > 0 for v in shared)
