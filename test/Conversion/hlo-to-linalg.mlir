@@ -427,18 +427,20 @@ func.func @windows(%a: tensor<4x5xf32>, %z: tensor<f32>) -> (tensor<4xi64>, tens
 
 // -----
 
-// A running reduction (a window of the axis's whole length, padded n-1 in front) is a scan:
-// one slice of the axis per step, combined into a carried accumulator and inserted into
-// the result. cumsum's init is add's identity; max is idempotent, so any init scans; a sum
-// whose init is not 0 (every window adds it again per padded element) keeps the window.
+// A running reduction (a window of the axis's whole length, padded n-1 in front) is a scan.
+// Along the innermost axis, row by row: each row's elements in order into one running
+// scalar. Along another axis, one slice of the axis per step, combined into a carried
+// accumulator and inserted into the result. cumsum's init is add's identity; max is
+// idempotent, so any init scans; a sum whose init is not 0 (every window adds it again per
+// padded element) keeps the window.
 // CHECK-LABEL: func @running_reductions
-// CHECK: %[[ACC0:.*]] = linalg.fill {{.*}} -> tensor<3x1xf32>
-// CHECK: %[[SUMS:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c7 step %c1 iter_args(%[[ACC:.*]] = %[[ACC0]], %[[OUT:.*]] = %{{.*}}) -> (tensor<3x1xf32>, tensor<3x7xf32>)
-// CHECK:   %[[SLAB:.*]] = tensor.extract_slice %{{.*}}[0, %[[K]]] [3, 1] [1, 1] : tensor<3x7xf32> to tensor<3x1xf32>
-// CHECK:   %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[SLAB]] : tensor<3x1xf32>) outs(%[[ACC]] : tensor<3x1xf32>)
-// CHECK:     arith.addf
-// CHECK:   %[[INS:.*]] = tensor.insert_slice %[[NEXT]] into %[[OUT]][0, %[[K]]] [3, 1] [1, 1]
-// CHECK:   scf.yield %[[NEXT]], %[[INS]]
+// CHECK: %[[INIT:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: scf.for %[[R:.*]] = %c0 to %c3 step %c1 iter_args(%[[ROWS:.*]] = %{{.*}}) -> (tensor<3x7xf32>)
+// CHECK:   scf.for %[[K:.*]] = %c0 to %c7 step %c1 iter_args(%[[ACC:.*]] = %[[INIT]], %[[OUT:.*]] = %[[ROWS]]) -> (f32, tensor<3x7xf32>)
+// CHECK:     %[[X:.*]] = tensor.extract %{{.*}}[%[[R]], %[[K]]] : tensor<3x7xf32>
+// CHECK:     %[[NEXT:.*]] = arith.addf %[[X]], %[[ACC]] : f32
+// CHECK:     %[[INS:.*]] = tensor.insert %[[NEXT]] into %[[OUT]][%[[R]], %[[K]]]
+// CHECK:     scf.yield %[[NEXT]], %[[INS]]
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (tensor<1x7xf32>, tensor<3x7xf32>)
 // CHECK:     arith.maximumf
 // CHECK-NOT: scf.for

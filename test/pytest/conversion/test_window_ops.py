@@ -103,7 +103,7 @@ def test_average_pool_is_sum_then_divide(rng):
     ("add", np.float32, 0.0), ("add", np.float32, 5.0), ("add", np.int32, 0), ("add", np.uint8, 3),
     ("mul", np.float64, 1.0), ("mul", np.float64, 2.0), ("max", np.float32, 0.25), ("max", np.float16, -np.inf),
     ("min", np.int64, -7), ("and", np.bool_, True), ("or", np.bool_, False), ("xor", np.int8, 0)])
-@pytest.mark.parametrize("shape,axis", [((13,), 0), ((4, 37), 1), ((9, 5), 0), ((2, 6, 3), 1)])
+@pytest.mark.parametrize("shape,axis", [((13,), 0), ((4, 37), 1), ((9, 5), 0), ((2, 6, 3), 1), ((2, 3, 40), 2)])
 def test_running_reduction_with_a_constant_init(kind, dtype, init, shape, axis, rng):
     x = random_array(rng, shape, dtype)
     if kind == "mul":
@@ -115,6 +115,27 @@ def test_running_reduction_with_a_constant_init(kind, dtype, init, shape, axis, 
     init = np.asarray(init, dtype=dtype)
     got = run_hlo(lambda v: hlo.reduce_window(v, hlo.constant(init), window, kind, ones, ones, ones, padding), x)
     assert_matches(got, reference_reduce_window(x, init, window, kind, ones, ones, ones, padding), loose=True)
+
+
+# Along the innermost axis the scan runs row by row, the rows on the thread pool once the
+# work passes the thread rule (these sizes do on two threads): same order of operations as
+# numpy's accumulate, so the same bits.
+@pytest.mark.parametrize("kind,ufunc", [("add", np.add), ("max", np.maximum), ("min", np.minimum)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float64])
+@pytest.mark.parametrize("shape", [(64, 1500), (3, 40, 701)])
+def test_running_reduction_of_many_rows(kind, ufunc, dtype, shape, rng):
+    x = random_array(rng, shape, dtype)
+    if dtype != np.int32:
+        x.flat[::97] = np.nan  # NaN propagates through max/min and sums
+    n, rank = shape[-1], len(shape)
+    init = np.asarray({"add": 0, "max": -np.inf if dtype != np.int32 else np.iinfo(dtype).min,
+                       "min": np.inf if dtype != np.int32 else np.iinfo(dtype).max}[kind], dtype)
+    window = [1] * (rank - 1) + [n]
+    padding = [(0, 0)] * (rank - 1) + [(n - 1, 0)]
+    ones = [1] * rank
+    got = run_hlo(lambda v: hlo.reduce_window(v, hlo.constant(init), window, kind, ones, ones, ones, padding), x)
+    want = ufunc.accumulate(x, axis=-1)
+    np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("name,reference", [("argmax", np.argmax), ("argmin", np.argmin)])

@@ -1,12 +1,17 @@
-"""scf loop builders for lowerings with no linalg form (scatter, sort): loops that thread
-tensors through their iterations, so bufferization can update one buffer in place."""
+"""scf loop builders for lowerings with no linalg form (scatter, sort, scans): loops that
+thread tensors through their iterations, so bufferization can update one buffer in place;
+`each_row` runs a row's loop for every row, on the thread pool when the work is worth it."""
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Sequence
 
 from mlir import ir
 from mlir.dialects import arith, scf
+
+from ...codegen.parallel import worth_work
+from .slicing import extract_slice, parallel_insert_slice
 
 
 def index(value: int) -> ir.Value:
@@ -68,3 +73,32 @@ def if_else(condition: ir.Value, result_types, then_fn: Callable[[], Sequence[ir
     with ir.InsertionPoint(branch.else_block):
         scf.YieldOp(list(else_fn()))
     return list(branch.results)
+
+
+def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], body) -> list[ir.Value]:
+    """Every row as an iteration of an scf.forall (mlc-parallel-outline runs it on the thread
+    pool): body(row, slices, write_row) fills the row's own slices of the fresh tensors,
+    which are inserted back in parallel."""
+    loop = scf.ForallOp([0] * len(rows), rows, [1] * len(rows), shared_outs=fresh)
+    with ir.InsertionPoint(loop.body):
+        ivs, outs = list(loop.induction_variables), list(loop.inner_iter_args)
+        offsets = along(ivs, dim, 0)
+        sizes = along([1] * len(rows), dim, n)
+        slices = [extract_slice(o, ir.RankedTensorType.get(sizes, ir.RankedTensorType(o.type).element_type),
+                                offsets) for o in outs]
+        merged = body(ivs, slices, write_row=[index(0)] * len(ivs))
+        terminator = loop.terminator()
+    with ir.InsertionPoint(terminator.region.blocks[0]):
+        for m, o in zip(merged, outs):
+            parallel_insert_slice(m, o, offsets)
+    return list(loop.results)
+
+
+def each_row(shape: list[int], dim: int, length: int, fresh: list[ir.Value], work: int, body) -> list[ir.Value]:
+    """The `fresh` tensors filled row by row (rows along `dim` of `shape`, `length` long in
+    them) by body(row, outs, write_row), each row `work` simple ops; the rows in parallel
+    when their work passes the thread rule."""
+    rows = [s for d, s in enumerate(shape) if d != dim]
+    if math.prod(rows) > 1 and worth_work(math.prod(rows) * work):
+        return _rows_in_parallel(rows, dim, length, fresh, body)
+    return for_nest(rows, fresh, body)

@@ -30,7 +30,7 @@ from .registry import (PARALLEL, REDUCTION, empty, generic, identity_map, loop_i
 from .scalar import combine, const
 from .constant import splat_value
 from ...codegen.views import reassociation, trailing_groups
-from .loops import for_range, index
+from .loops import along, each_row, for_range, index
 from .slicing import extract_slice, insert_slice, pad_tensor
 
 
@@ -268,6 +268,8 @@ def _lower_scan(op, sig, axis: int):
 
         return [for_range(index(0), index(x_type.shape[axis]), index(1),
                           [tensor.extract(op.operands[1], []), result], scalar_step)[1]]
+    if axis == rank - 1:
+        return [_scan_rows(op, kind, et, unsigned, result)]
     start = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(slab)])
 
     def step(k, carried):
@@ -278,6 +280,33 @@ def _lower_scan(op, sig, axis: int):
         return [acc, insert_slice(acc, out, offsets)]
 
     return [for_range(index(0), index(x_type.shape[axis]), index(1), [start, result], step)[1]]
+
+
+# A scan step in simple ops (a load, the combiner, a store), for the thread rule.
+_SCAN_STEP_COST = 3
+
+
+def _scan_rows(op, kind: str, et: ir.Type, unsigned: bool, result: ir.Value) -> ir.Value:
+    """A running reduction along the innermost axis, row by row: each row's elements are
+    contiguous, read in order into one running scalar (the rows on the thread pool when
+    worth it). The slab form would step through the rows' k-th elements, one per cache
+    line: (1000, 777) f32 cumsum 3.2 ms, numpy 3.0."""
+    x = op.operands[0]
+    shape = list(ir.RankedTensorType(x.type).shape)
+    axis, n = len(shape) - 1, shape[-1]
+    init = tensor.extract(op.operands[1], [])
+
+    def scan_row(row, outs, write_row=None):
+        at = row if write_row is None else write_row
+
+        def step(k, carried):
+            acc, out = carried
+            acc = combine(kind, et, tensor.extract(x, along(row, axis, k)), acc, unsigned)
+            return [acc, tensor.insert(acc, out, along(at, axis, k))]
+
+        return [for_range(index(0), index(n), index(1), [init, outs[0]], step)[1]]
+
+    return each_row(shape, axis, n, [result], n * _SCAN_STEP_COST, scan_row)[0]
 
 
 @lowering("reduce_window")

@@ -24,12 +24,11 @@ from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
 from ...dialects.hlo.types import is_bool, is_float
-from .loops import along, for_nest, for_range, index
+from .loops import along, each_row, for_range, index
 from .radix_sort import radix_sort_row, radix_work
 from .top_k import select_row, worth_selecting
-from ...codegen.parallel import worth_work
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
-from .slicing import extract_slice, parallel_insert_slice
+from .slicing import extract_slice
 
 
 def _before(a: ir.Value, b: ir.Value, t: ir.Type, descending: bool, unsigned: bool) -> ir.Value:
@@ -104,7 +103,7 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
             return for_range(index(0), index(n), index(2 * width), dsts, merge_pair)
 
         fresh = [empty(ir.RankedTensorType(s.type)) for s in sources]
-        sources = _each_row(list(t.shape), dim, n, fresh, n * _MERGE_STEP_COST, merge_pass)  # (one pass's work)
+        sources = each_row(list(t.shape), dim, n, fresh, n * _MERGE_STEP_COST, merge_pass)  # (one pass's work)
         width *= 2
     return sources
 
@@ -113,37 +112,8 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
 _MERGE_STEP_COST = 8
 
 
-def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], body) -> list[ir.Value]:
-    """Every row as an iteration of an scf.forall (mlc-parallel-outline runs it on the thread
-    pool): body(row, slices, write_row) fills the row's own slices of the fresh tensors,
-    which are inserted back in parallel."""
-    loop = scf.ForallOp([0] * len(rows), rows, [1] * len(rows), shared_outs=fresh)
-    with ir.InsertionPoint(loop.body):
-        ivs, outs = list(loop.induction_variables), list(loop.inner_iter_args)
-        offsets = along(ivs, dim, 0)
-        sizes = along([1] * len(rows), dim, n)
-        slices = [extract_slice(o, ir.RankedTensorType.get(sizes, ir.RankedTensorType(o.type).element_type),
-                                offsets) for o in outs]
-        merged = body(ivs, slices, write_row=[index(0)] * len(ivs))
-        terminator = loop.terminator()
-    with ir.InsertionPoint(terminator.region.blocks[0]):
-        for m, o in zip(merged, outs):
-            parallel_insert_slice(m, o, offsets)
-    return list(loop.results)
-
-
 def _merge_work(n: int) -> int:
     return n * math.ceil(math.log2(n)) * _MERGE_STEP_COST if n > 1 else 0
-
-
-def _each_row(shape: list[int], dim: int, length: int, fresh: list[ir.Value], work: int, body) -> list[ir.Value]:
-    """The `fresh` tensors filled row by row (rows along `dim` of `shape`, `length` long in
-    them) by body(row, outs, write_row), each row `work` simple ops; the rows in parallel
-    when their work passes the thread rule."""
-    rows = [s for d, s in enumerate(shape) if d != dim]
-    if math.prod(rows) > 1 and worth_work(math.prod(rows) * work):
-        return _rows_in_parallel(rows, dim, length, fresh, body)
-    return for_nest(rows, fresh, body)
 
 
 def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
@@ -169,7 +139,7 @@ def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
         return [radix_sort_row(x, descending, unsigned, value, row, dim, result_type.element_type, dsts[0],
                                row if write_row is None else write_row)]
 
-    return _each_row(list(t.shape), dim, n, [empty(result_type)], radix, sort_row)[0]
+    return each_row(list(t.shape), dim, n, [empty(result_type)], radix, sort_row)[0]
 
 
 def _first_positions(x: ir.Value, dim: int, descending: bool, unsigned: bool, k: int,
@@ -188,7 +158,7 @@ def _first_positions(x: ir.Value, dim: int, descending: bool, unsigned: bool, k:
         return [select_row(x, descending, unsigned, row, dim, n, k, result_type.element_type, dsts[0],
                            row if write_row is None else write_row)]
 
-    return _each_row(list(t.shape), dim, k, [empty(result_type)], n * _SCAN_WORK, select)[0]
+    return each_row(list(t.shape), dim, k, [empty(result_type)], n * _SCAN_WORK, select)[0]
 
 
 # A selection's work per element on random data (a compare, rarely an insertion), for the thread rule.
