@@ -115,6 +115,17 @@ def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None):
         return constant(np.zeros(shape, arr.dtype))
     if n == 0:
         return constant(np.full(shape, _fill_value(arr.dtype, fill_value), arr.dtype))
+    if all(s == t for d, (s, t) in enumerate(zip(arr.shape, shape)) if d != axis):
+        # One gather batched over the other dims (as top_k's): each result element reads its
+        # index and nothing else. As advanced indexing, every other dim needs an iota index
+        # array, and the index vectors are concatenated in memory before the gather.
+        rank = arr.ndim
+        batch = [d for d in range(rank) if d != axis] or None
+        column = reshape(idx, shape + (1,))
+        out = emit(hlo.gather, arr.value, column.value, offset_dims=[], collapsed_slice_dims=[axis],
+                   start_index_map=[axis], index_vector_dim=rank, slice_sizes=[1] * rank,
+                   operand_batching_dims=batch, start_indices_batching_dims=batch)
+        return _filled(wrap(out), valid, fill_value)
     index_dtype = idx.dtype
     items = []
     for d, s in enumerate(arr.shape):

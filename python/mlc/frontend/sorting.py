@@ -302,10 +302,10 @@ def _partitioned(a, kth, axis, name):
     kth %= n
     bottom = _first_positions(x, kth + 1, descending=False)
     # The rest, in position order (as JAX's argpartition): the positions bottom did not
-    # take, marked in a byte mask and listed by a stable sort of that mask (one radix pass
-    # of 8-bit keys; with ties at the kth value, the two parts never share an element).
+    # take, marked in a boolean mask and listed by a stable sort of that mask (a two-way
+    # partition, O(n); with ties at the kth value, the two parts never share an element).
     rows = [wrap(emit(hlo.iota, list(bottom.shape), element_type(DEFAULT_INT), d)) for d in range(x.ndim - 1)]
-    taken = constant(np.zeros(x.shape, np.int8)).at[(*rows, bottom)].set(1)
+    taken = constant(np.zeros(x.shape, np.bool_)).at[(*rows, bottom)].set(True)
     top = _first_positions(taken, n - kth - 1, descending=False)
     return x, axis, bottom, top
 

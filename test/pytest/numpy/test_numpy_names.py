@@ -358,6 +358,41 @@ def test_take_along_axis(rng, shape, axis):
         check(jit(lambda x, i: mnp.take_along_axis(x, i, axis=axis))(x, col), np.take_along_axis(x, col, axis=axis))
 
 
+# Indices in [-2n, 2n): negative ones count from the end (fill mode), and the out-of-range
+# ones are filled, clipped or wrapped. The batched gather (arr's other dims equal the
+# indices') and advanced indexing (arr broadcast along a size-1 dim) both.
+@pytest.mark.parametrize("mode", ["fill", "clip", "wrap"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.float64, np.bool_])
+@pytest.mark.parametrize("shape,ishape,axis", [((4, 9), (4, 13), 1), ((5, 3, 6), (5, 2, 6), 1),
+                                               ((7, 5), (3, 5), 0), ((1, 9), (4, 9), 1)])
+def test_take_along_axis_modes(rng, mode, dtype, shape, ishape, axis):
+    x = (rng.standard_normal(shape) * 50).astype(dtype)
+    n = shape[axis]
+    idx = rng.integers(-2 * n, 2 * n, ishape).astype(np.int32)
+    got = jit(lambda v, i: mnp.take_along_axis(v, i, axis=axis, mode=mode, fill_value=0))(x, idx)
+    big = np.broadcast_to(x, np.broadcast_shapes(x.shape, tuple(1 if d == axis else s for d, s in enumerate(ishape))))
+    if mode == "wrap":
+        want = np.take_along_axis(big, idx % n, axis=axis)
+    elif mode == "clip":
+        want = np.take_along_axis(big, np.clip(idx, 0, n - 1), axis=axis)
+    else:
+        inside = (idx >= -n) & (idx < n)
+        want = np.where(inside, np.take_along_axis(big, np.where(idx < 0, idx + n, idx) * inside, axis=axis), 0)
+    check(got, want.astype(dtype))
+
+
+def test_take_along_axis_vmap_and_grad_of_a_middle_axis(rng):
+    x = rng.standard_normal((3, 4, 5)).astype(np.float32)
+    idx = rng.integers(0, 4, (3, 6, 5)).astype(np.int32)
+    got = mlc.vmap(lambda v, i: mnp.take_along_axis(v, i, axis=0))(x, idx)
+    check(got, np.stack([np.take_along_axis(x[b], idx[b], axis=0) for b in range(3)]))
+    g = mlc.grad(lambda v: mnp.sum(mnp.take_along_axis(v, idx, axis=1) * 2.0))(x)
+    want = np.zeros_like(x)
+    for b, j, k in np.ndindex(idx.shape):
+        want[b, idx[b, j, k], k] += 2.0
+    check(g, want)
+
+
 def test_take_along_axis_grad():
     x = np.array([[3.0, 1.0, 2.0]], np.float32)
     g = mlc.grad(lambda v: mnp.sum(mnp.take_along_axis(v, np.array([[0, 0, 2]]), axis=1)))(x)

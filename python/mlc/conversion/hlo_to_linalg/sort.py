@@ -1,5 +1,11 @@
-"""hlo.sort / hlo.argsort -> a radix sort (radix_sort.py) on rows long enough for it, else
-a bottom-up merge sort in scf loops over tensors.
+"""hlo.sort / hlo.argsort -> a radix sort (radix_sort.py) on rows long enough for it, a
+stable two-way partition on boolean keys, else a bottom-up merge sort in scf loops over
+tensors.
+
+Boolean keys (`_bool_sorted_rows`): one pass counts the row's keys that go first (false
+ascending, true descending), a second writes each element (or its position) at the next
+slot of its part, both slots running scalars, no memory counter: stable, O(n).
+(1000, 777) positions of a mask's zeros (partition's rest): 8-bit radix 2.6-3.1 ms.
 
 For each pass (width 1, 2, 4, ... up to the sorted dimension's size; unrolled, since the
 size is static) a fresh tensor receives, for every row and every pair of adjacent runs,
@@ -116,12 +122,56 @@ def _merge_work(n: int) -> int:
     return n * math.ceil(math.log2(n)) * _MERGE_STEP_COST if n > 1 else 0
 
 
+# A partition step in simple ops (a load, a compare, two selects, a store), for the thread rule.
+_PARTITION_STEP_COST = 6
+
+
+def _bool_sorted_rows(x: ir.Value, dim: int, descending: bool, result_type: ir.RankedTensorType,
+                      value) -> ir.Value:
+    """Rows of boolean keys sorted stably (the module docstring): value(row, k) is what
+    position k of a row contributes (its key, or k itself for argsort)."""
+    t = ir.RankedTensorType(x.type)
+    n = t.shape[dim]
+    first = arith.constant(t.element_type, ir.IntegerAttr.get(t.element_type, 1 if descending else 0))
+    one = index(1)
+
+    def sort_row(row, dsts, write_row=None):
+        at = row if write_row is None else write_row
+
+        def goes_first(k):
+            return arith.cmpi(arith.CmpIPredicate.eq, tensor.extract(x, along(row, dim, k)), first)
+
+        def count(k, state):
+            return [arith.addi(state[0], arith.index_castui(ir.IndexType.get(), goes_first(k)))]
+
+        (n_first,) = for_range(index(0), index(n), one, [index(0)], count)
+
+        def place(k, state):
+            front, back, out = state
+            is_first = goes_first(k)
+            slot = arith.select(is_first, front, back)
+            out = tensor.insert(value(row, k), out, along(at, dim, slot))
+            return [arith.select(is_first, arith.addi(front, one), front),
+                    arith.select(is_first, back, arith.addi(back, one)), out]
+
+        return [for_range(index(0), index(n), one, [index(0), n_first, dsts[0]], place)[2]]
+
+    return each_row(list(t.shape), dim, n, [empty(result_type)], n * _PARTITION_STEP_COST, sort_row)[0]
+
+
 def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
                  result_type: ir.RankedTensorType, positions: bool) -> ir.Value:
     """`x` sorted along `dim`, or (positions) the positions along dim in that order: radix
-    sort on long rows of integer or float keys, merge sort otherwise."""
+    sort on long rows of integer or float keys, a partition on boolean ones, merge sort
+    otherwise."""
     t = ir.RankedTensorType(x.type)
     n = t.shape[dim]
+    if is_bool(t.element_type) and n > 1:
+        if positions:
+            return _bool_sorted_rows(x, dim, descending, result_type,
+                                     lambda row, k: arith.index_cast(result_type.element_type, k))
+        return _bool_sorted_rows(x, dim, descending, result_type,
+                                 lambda row, k: tensor.extract(x, along(row, dim, k)))
     radix = radix_work(t.element_type, n)
     if radix is None or radix >= _merge_work(n):
         payload = None
