@@ -244,20 +244,31 @@ def _tile_kernel(x, wp, bases, x_at, w_at, j_lo, j_hi, unroll: int, bl: Blocking
 
 def _pixel_bases(m0, s: ConvShape, lay: _Layout, mr: int) -> list[ir.Value]:
     """For r < MR: the flat input offset where output pixel min(m0 + r, M - 1)'s window
-    starts (a tile past the last pixel recomputes the last one; its rows are not stored)."""
-    bases = []
-    plane = s.oh * s.ow
+    starts (a tile past the last pixel recomputes the last one; its rows are not stored).
+    Pixel m0's (image, row, column) is divided out once; each next pixel steps one column,
+    wrapping to the next row and image by compares and selects: LLVM's loop strength
+    reduction spent ~15 ms on a 3x3 conv's MR udiv/urem pairs of the tile loop's variable."""
     sh, sw = s.strides
-    for r in range(mr):
-        m = arith.addi(m0, _index(r)) if r else m0
-        if s.pixels % mr:
-            m = arith.minsi(m, _index(s.pixels - 1))
-        b = arith.divui(m, _index(plane))
-        rest = arith.remui(m, _index(plane))
-        oh = arith.divui(rest, _index(s.ow))
-        ow = arith.remui(rest, _index(s.ow))
-        base = arith.addi(arith.muli(b, _index(lay.x[0])),
+    b, oh, ow = _pixel_indices(m0, s)
+    zero, one = _index(0), _index(1)
+
+    def base_of(b, oh, ow):
+        return arith.addi(arith.muli(b, _index(lay.x[0])),
                           arith.addi(arith.muli(oh, _index(sh * lay.x[1])), arith.muli(ow, _index(sw * lay.x[2]))))
+
+    bases = [base_of(b, oh, ow)]
+    for r in range(1, mr):
+        ow = arith.addi(ow, one)
+        wrap = arith.cmpi(arith.CmpIPredicate.eq, ow, _index(s.ow))
+        ow = arith.select(wrap, zero, ow)
+        oh = arith.select(wrap, arith.addi(oh, one), oh)
+        wrap = arith.cmpi(arith.CmpIPredicate.eq, oh, _index(s.oh))
+        oh = arith.select(wrap, zero, oh)
+        b = arith.select(wrap, arith.addi(b, one), b)
+        base = base_of(b, oh, ow)
+        if s.pixels % mr:  # past the last pixel: the last one again
+            inside = arith.cmpi(arith.CmpIPredicate.ult, arith.addi(m0, _index(r)), _index(s.pixels))
+            base = arith.select(inside, base, bases[-1])
         bases.append(base)
     return bases
 
