@@ -351,10 +351,21 @@ def lexsort(keys, axis=-1):
     return order
 
 
+# isin's table: at least this many slots, and at most this many (bytes zeroed per call).
+_TABLE_MIN, _TABLE_MAX = 4096, 1 << 24
+
+
+def isin_table_size(elements: int, tests: int) -> int:
+    """The slots of isin's table for that many elements and test values: 4 per value
+    looked up or set (numpy's kind='table' takes spans up to ~6 per value)."""
+    return min(max(4 * (elements + tests), _TABLE_MIN), _TABLE_MAX)
+
+
 def isin(element, test_elements, assume_unique=False, invert=False, *, method="auto"):
-    """Whether each element of `element` is in `test_elements` (element's shape): a binary
-    search in the sorted test elements (a compare with every one when there are few)."""
-    from .selection import take
+    """Whether each element of `element` is in `test_elements` (element's shape): a compare
+    with every test element when there are few; for integers whose test values span less
+    than a table's size (checked at run time), a lookup in a table of those values (as
+    numpy's kind='table'); else a binary search in the sorted test elements."""
     element, test = asarray(element), ravel(asarray(test_elements))
     if test.size == 0:
         found = constant(np.zeros(element.shape, np.bool_))
@@ -365,10 +376,53 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, method="a
         e, t = promote(expand_dims(element, -1), reshape(test, (1,) * element.ndim + test.shape))
         found = reduce_any(m.equal(e, t), axis=-1)
     else:
-        s = sort(test)
-        i = m.minimum(searchsorted(s, element), test.size - 1)
-        found = m.equal(take(s, i, mode="clip"), element)
+        from .core import result_type
+        dtype, _ = result_type(element, test)  # the comparison's (weak types included)
+        e, t = astype(element, dtype), astype(test, dtype)
+        if method == "auto" and e.dtype.kind in "iu":
+            from .lax import cond
+            from .reductions import max as reduce_max, min as reduce_min
+            size, lo, hi = isin_table_size(e.size, t.size), reduce_min(t), reduce_max(t)
+            found = cond(_fits_table(lo, hi, size), lambda: _table_lookup(e, t, lo, hi, size),
+                         lambda: _search(e, t))
+        else:
+            found = _search(e, t)
     return m.logical_not(found) if invert else found
+
+
+def _search(e, t):
+    """e in t by a binary search in sorted t."""
+    from .selection import take
+    s = sort(t)
+    i = m.minimum(searchsorted(s, e), t.size - 1)
+    return m.equal(take(s, i, mode="clip"), e)
+
+
+def _fits_table(lo, hi, size: int):
+    """hi - lo < size, without overflow in their (integer) type."""
+    top = np.iinfo(lo.dtype).max
+    if top <= size:  # a type narrower than the table: any span fits
+        return constant(np.array(True))
+    # hi < lo + size, where lo + size does not overflow; above that, hi - lo < size anyway.
+    return m.logical_or(m.greater(lo, constant(np.array(top - size, lo.dtype))),
+                        m.less(hi, m.add(lo, constant(np.array(size, lo.dtype)))))
+
+
+def _table_lookup(e, t, lo, hi, size: int):
+    """e in t through a table of `size` flags, slot v - lo set for each test value v (lo,
+    hi: t's min and max, which the caller checked fit). At 64 bits e - lo may wrap for e
+    far outside [lo, hi]; the range test decides those."""
+    from .indexing import getitem
+
+    def offset(x):  # x - lo as int64: exact below 64 bits; at 64 bits exact for x in [lo, hi]
+        if x.dtype.itemsize < 8:
+            return m.subtract(astype(x, np.int64), astype(lo, np.int64))
+        return astype(m.subtract(x, lo), np.int64)
+
+    table = constant(np.zeros(size, np.bool_)).at[offset(t)].set(True)
+    inside = m.logical_and(m.greater_equal(e, lo), m.less_equal(e, hi))
+    slot = m.clip(offset(e), 0, size - 1)
+    return m.logical_and(inside, getitem(table, slot))
 
 
 __all__ = ["sort", "argsort", "argpartition", "partition", "lexsort", "isin", "searchsorted", "digitize", "unique",

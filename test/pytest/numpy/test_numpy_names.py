@@ -900,6 +900,45 @@ def test_isin(rng, test_size):
           np.isin(f, np.array([0.0, np.nan, 2.0], np.float32)))  # NaN is in nothing; -0.0 == 0.0
 
 
+# Integer isin looks the elements up in a table of the test values when their span fits
+# (decided at run time), else searches the sorted test values: test values near both ends
+# of each type (the span computed without overflow), elements far outside the span (their
+# offset wraps at 64 bits), a span one slot too wide, mixed dtypes.
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64])
+def test_isin_integer_table_and_search(rng, dtype):
+    from mlc.frontend.sorting import isin_table_size
+    info = np.iinfo(dtype)
+    lo, hi = int(info.min), int(info.max)
+    e = rng.integers(lo, hi, 2000, dtype=dtype, endpoint=True)
+    e[:6] = np.array([lo, hi, 0, 1, hi - 1, lo + 1], dtype=object).astype(dtype)
+    e[6:900] = rng.integers(0, 100, 894).astype(dtype)
+    size = isin_table_size(e.size, 120)
+    tests = [np.resize(e[:6], 120), (e[6:126] % 100).astype(dtype),
+             np.arange(hi - 119, hi + 1, dtype=object).astype(dtype),
+             np.arange(lo, lo + 120, dtype=object).astype(dtype), np.resize(np.array([lo, hi], dtype), 120)]
+    if hi >= size:  # spans of exactly the table and one more: table, then search
+        tests += [np.resize(np.array([0, size - 1], dtype), 120), np.resize(np.array([0, size], dtype), 120)]
+    f = jit(mnp.isin)
+    for t in tests:
+        check(f(e, t), np.isin(e, t))
+        check(jit(lambda a, b: mnp.isin(a, b, invert=True))(e, t), np.isin(e, t, invert=True))
+
+
+def test_isin_under_vmap_takes_each_rows_path(rng):
+    e = rng.integers(0, 50, (3, 200)).astype(np.int32)
+    t = rng.integers(0, 50, (3, 100)).astype(np.int32)
+    t[1, 0] = 10 ** 9  # row 1's span is too wide for the table: the batched predicate differs
+    check(mlc.vmap(mnp.isin)(e, t), np.stack([np.isin(e[i], t[i]) for i in range(3)]))
+
+
+def test_isin_mixed_integer_dtypes():
+    a = np.arange(-5, 300, dtype=np.int16).reshape(5, 61)
+    b = np.resize(np.array([1, 299, -5, 70000], np.int64), 100)
+    check(jit(mnp.isin)(a, b), np.isin(a, b))
+    a8, b8 = np.arange(-128, 128, dtype=np.int8), np.arange(0, 250, 3).astype(np.uint8)
+    check(jit(mnp.isin)(a8, b8), np.isin(a8.astype(np.int16), b8.astype(np.int16)))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
 def test_polyval(rng, dtype):
     p = np.array([2, -3, 0, 1, 5], dtype)
