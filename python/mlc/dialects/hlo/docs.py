@@ -56,10 +56,10 @@ _LOWERING = {
     "convert": "linalg.generic + arith casts",
     "bitcast": "linalg.generic + arith.bitcast",
     "shape": "linalg.generic/transpose, tensor slices and reshapes",
-    "reduce": "linalg.fill + linalg.generic (reduction loops)",
+    "reduce": "linalg.fill + linalg.generic (reduction loops); a reduce_window over a whole axis (a running reduction: cumsum) as a scan in scf loops, row by row along the innermost axis",
     "dot": "linalg.fill + linalg.generic (contraction)",
     "indexing": "gather: linalg.generic + tensor.extract; scatter: scf.for nest + tensor.insert",
-    "sort": "per row in scf loops over tensors: LSD radix sort (long rows of numbers), merge sort, or for argsort's `limit` a selection",
+    "sort": "per row in scf loops over tensors: LSD radix sort (long rows of numbers), a stable two-way partition (boolean keys), merge sort, or for argsort's `limit` a selection",
     "collective": "calls to MPI_Allreduce / MPI_Allgather / MPI_Reduce_scatter_block / MPI_Bcast on buffers under mpiexec; the identity on one process",
 }
 
