@@ -877,6 +877,86 @@ func.func @reshape_kept(%x: tensor<6xf32>, %y: tensor<6xf32>, %z: tensor<3x2xf32
 
 // -----
 
+// A transpose moves below an elementwise op whose other operands are transposes of the
+// same permutation, broadcasts (their dims permuted) or splats; two transposes then meet
+// and cancel: exp(x^T - b)^T reads x in place.
+// CHECK-LABEL: func @transpose_below_elementwise
+// CHECK-NOT: hlo.transpose
+// CHECK: %[[B:.*]] = "hlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[S:.*]] = "hlo.subtract"(%arg0, %[[B]]) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[E:.*]] = "hlo.exponential"(%[[S]])
+// CHECK-NOT: hlo.transpose
+// CHECK: return %[[E]]
+func.func @transpose_below_elementwise(%x: tensor<2x3xf32>, %v: tensor<3xf32>) -> tensor<2x3xf32> {
+  %t = "hlo.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %b = "hlo.broadcast_in_dim"(%v) {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<3x2xf32>
+  %s = "hlo.subtract"(%t, %b) : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %e = "hlo.exponential"(%s) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  %r = "hlo.transpose"(%e) {permutation = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// A rank-3 permutation through a select with a 0-d predicate and a splat: the op works in
+// x's layout, one transpose after it.
+// CHECK-LABEL: func @transpose_below_select
+// CHECK: %[[S:.*]] = "hlo.select"(%arg2, %arg0, %{{.*}}) : (tensor<i1>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+// CHECK: "hlo.transpose"(%[[S]]) {permutation = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+func.func @transpose_below_select(%x: tensor<2x3x4xf32>, %y: tensor<4x2x3xf32>, %p: tensor<i1>) -> tensor<4x2x3xf32> {
+  %t = "hlo.transpose"(%x) {permutation = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  %c = "hlo.constant"() {value = dense<1.5> : tensor<4x2x3xf32>} : () -> tensor<4x2x3xf32>
+  %s = "hlo.select"(%p, %t, %c) : (tensor<i1>, tensor<4x2x3xf32>, tensor<4x2x3xf32>) -> tensor<4x2x3xf32>
+  return %s : tensor<4x2x3xf32>
+}
+
+// -----
+
+// Kept: a transpose with another user (moving it would leave two), transposes of
+// different permutations, an operand that is neither a transpose nor a broadcast.
+// CHECK-LABEL: func @transpose_kept
+// CHECK: %[[T:.*]] = "hlo.transpose"(%arg0)
+// CHECK: "hlo.exponential"(%[[T]])
+// CHECK: "hlo.negate"(%[[T]])
+// CHECK-LABEL: func @transpose_kept_other_operand
+// CHECK: %[[T:.*]] = "hlo.transpose"(%arg0)
+// CHECK: "hlo.add"(%[[T]], %arg1)
+func.func @transpose_kept(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<3x2xf32>) {
+  %t = "hlo.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %e = "hlo.exponential"(%t) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  %n = "hlo.negate"(%t) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %e, %n : tensor<3x2xf32>, tensor<3x2xf32>
+}
+func.func @transpose_kept_other_operand(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %t = "hlo.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %a = "hlo.add"(%t, %y) : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %a : tensor<3x2xf32>
+}
+
+// -----
+
+// A reduction of a transpose reduces x's dims; the kept dims are transposed back only
+// when they change order.
+// CHECK-LABEL: func @reduce_of_transpose
+// CHECK: %[[R:.*]] = "hlo.reduce"(%arg0, %arg1) {dimensions = array<i64: 0>, kind = "max"} : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK-NOT: hlo.transpose
+// CHECK: return %[[R]]
+// CHECK-LABEL: func @reduce_of_transpose_reordered
+// CHECK: %[[R:.*]] = "hlo.reduce"(%arg0, %arg1) {dimensions = array<i64: 1>, kind = "add"} : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+// CHECK: "hlo.transpose"(%[[R]]) {permutation = array<i64: 1, 0>} : (tensor<2x4xf32>) -> tensor<4x2xf32>
+func.func @reduce_of_transpose(%x: tensor<4x3xf32>, %i: tensor<f32>) -> tensor<3xf32> {
+  %t = "hlo.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  %r = "hlo.reduce"(%t, %i) {dimensions = array<i64: 1>, kind = "max"} : (tensor<3x4xf32>, tensor<f32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+func.func @reduce_of_transpose_reordered(%x: tensor<2x3x4xf32>, %i: tensor<f32>) -> tensor<4x2xf32> {
+  %t = "hlo.transpose"(%x) {permutation = array<i64: 2, 1, 0>} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+  %r = "hlo.reduce"(%t, %i) {dimensions = array<i64: 1>, kind = "add"} : (tensor<4x3x2xf32>, tensor<f32>) -> tensor<4x2xf32>
+  return %r : tensor<4x2xf32>
+}
+
+// -----
+
 // A transposed operand folds into the dot's dimension numbers (XLA's TransposeFolding):
 // attention's q k^T reads k in place, contracting its last dim.
 // CHECK-LABEL: func @dot_transpose_folding

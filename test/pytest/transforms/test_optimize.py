@@ -59,6 +59,12 @@ FUNCTIONS = {
     "outer_via_dot": (lambda v: mnp.matmul(v[:, None], v[None, :]), lambda v: np.outer(v, v), (V,)),
     "cond_constant": (lambda x: lax.cond(True, lambda y: y * 2.0, lambda y: y, x), lambda x: x * 2, (A,)),
     "model_fn": (lambda x, y, z: mnp.sum(x * y + z), lambda x, y, z: np.sum(x * y + z), (A, A, A)),
+    # transposes sink below elementwise ops and into reductions, then cancel
+    "column_softmax": (lambda x: nn.softmax(x.T, axis=-1).T, lambda x: softmax_ref(x.T).T, (A,)),
+    "transposed_gate": (lambda x, v: mnp.tanh(x.T * v[:, None] + 1.0).T, lambda x, v: np.tanh(x.T * v[:, None] + 1).T,
+                        (A, V)),
+    "reduce_transposed": (lambda x: mnp.max(x.T, axis=0) + mnp.sum(x.T * 2.0, axis=1)[:4],
+                          lambda x: x.T.max(0) + (x.T * 2).sum(1)[:4], (A,)),
 }
 
 
@@ -77,6 +83,38 @@ def test_default_level_actually_optimizes():
     optimized = lowered.as_text("hlo-optimized")
     assert "hlo.transpose" not in optimized and optimized.count("hlo.exponential") == 1
     assert mlc.jit(lambda x: x * 1.0, opt_level=0).lower(A).as_text("hlo-optimized").count("hlo.multiply") == 1
+
+
+def test_transposes_sink_and_cancel():
+    """softmax over x's columns reads x in place: its reductions reduce x's dim 0, no
+    transpose is left (hlo.reduce(transpose(x)) and transposes moved below elementwise ops)."""
+    optimized = mlc.jit(lambda x: nn.softmax(x.T, axis=-1).T * 3.0 + x).lower(A).as_text("hlo-optimized")
+    assert "hlo.transpose" not in optimized and optimized.count("dimensions = array<i64: 0>") == 2
+
+
+# Transposes of rank 3 through elementwise ops, broadcasts and every reduction kind, each
+# permutation: the optimizer's moves against numpy.
+@pytest.mark.parametrize("perm", [(1, 0, 2), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 2, 0)])
+@pytest.mark.parametrize("kind", ["sum", "max", "min", "prod"])
+def test_transposed_rank3_graphs(perm, kind):
+    rng = np.random.default_rng(sum(perm) * 7 + len(kind))
+    x = rng.standard_normal((3, 4, 5)).astype(np.float32)
+    t_shape = tuple(x.shape[d] for d in perm)
+    b = rng.standard_normal(t_shape[2]).astype(np.float32)
+    reduce_m, reduce_n = getattr(mnp, kind), getattr(np, kind)
+
+    def mlc_fn(xv, bv):
+        t = mnp.transpose(xv, perm)
+        y = mnp.exp(t * 0.5 - bv) * (t > 0)
+        return reduce_m(y, axis=1), mnp.transpose(y, np.argsort(perm)) + xv
+
+    def np_fn(xv, bv):
+        t = np.transpose(xv, perm)
+        y = np.exp(t * 0.5 - bv) * (t > 0)
+        return reduce_n(y, axis=1), np.transpose(y, np.argsort(perm)) + xv
+
+    for got, want in zip(mlc.jit(mlc_fn)(x, b), np_fn(x, b)):
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-6)
 
 
 def test_random_graphs_agree_at_both_levels():

@@ -41,6 +41,22 @@ def reduce_no_dimensions(op, ctx):
 
 
 @pattern("hlo.reduce")
+def reduce_of_transpose(op, ctx):
+    """hlo.reduce(hlo.transpose(x, p), init, dims) -> hlo.transpose(hlo.reduce(x, init, p[dims]), q)
+    (q puts the kept dims back in the transposed order; none when they keep x's): the
+    reduction reads x where it is, a column reduction instead of a transposed copy."""
+    t = producer(op.operands[0], "hlo.transpose")
+    if t is None:
+        return None
+    a, p = attrs(op), attrs(t)["permutation"]
+    kept = [p[d] for d in range(len(p)) if d not in a["dimensions"]]  # x's dims, in the result's order
+    reduced = hlo.reduce(t.operands[0], op.operands[1], sorted(p[d] for d in a["dimensions"]), a["kind"])
+    order = sorted(kept)
+    q = [order.index(d) for d in kept]
+    return [reduced if q == list(range(len(q))) else hlo.transpose(reduced, q)]
+
+
+@pattern("hlo.reduce")
 def reduce_of_broadcast(op, ctx):
     """hlo.reduce(hlo.broadcast_in_dim(x), dims added by the broadcast) -> x   (max/min/and/or,
     identity init)   or  x * count (add on integers)"""

@@ -204,6 +204,47 @@ def reshape_below_elementwise(op, ctx):
     return [hlo.reshape(moved_op, list(result.shape))]
 
 
+def transpose_below_elementwise(op, ctx):
+    """f(hlo.transpose(x, p), hlo.transpose(y, p), hlo.broadcast_in_dim(v, dims), splat c)
+    -> hlo.transpose(f(x, y, hlo.broadcast_in_dim(v, p[dims]), splat c), p)
+    (each transpose used only here; 0-d operands kept; XLA's ReshapeMover). Transposes
+    sink toward the results, where two meet and cancel: softmax(x.T).T reads x in place,
+    its reductions along x's columns (with hlo.reduce(hlo.transpose(x)) -> hlo.reduce(x))."""
+    transposes = [producer(v, "hlo.transpose") for v in op.operands]
+    perms = {tuple(attrs(t)["permutation"]) for t in transposes if t is not None}
+    if len(perms) != 1:
+        return None  # no transpose to move, or transposes of different permutations
+    for v, t in zip(op.operands, transposes):
+        if t is not None:
+            if len(list(v.uses)) != 1:
+                return None
+        elif ir.RankedTensorType(v.type).rank and splat(v) is None and producer(v, "hlo.broadcast_in_dim") is None:
+            return None
+    p = list(perms.pop())
+    result = ir.RankedTensorType(op.result.type)
+    source_shape = [0] * len(p)
+    for i, d in enumerate(p):  # result dim i is dim p[i] of x
+        source_shape[d] = result.shape[i]
+
+    def moved(v, t):
+        vt = ir.RankedTensorType(v.type)
+        if t is not None:
+            return t.operands[0]
+        if not vt.rank:
+            return v
+        if splat(v) is not None:
+            return splat_like(ir.RankedTensorType.get(source_shape, vt.element_type), splat(v))
+        bcast = producer(v, "hlo.broadcast_in_dim")
+        return hlo.broadcast_in_dim(bcast.operands[0], source_shape,
+                                    [p[d] for d in attrs(bcast)["broadcast_dimensions"]])
+
+    operands = [moved(v, t) for v, t in zip(op.operands, transposes)]
+    moved_op = hlo._build(op.name.removeprefix("hlo."), operands, attrs(op),
+                          ir.RankedTensorType.get(source_shape, result.element_type))
+    return [hlo.transpose(moved_op, p)]
+
+
 for _name, _opdef in OPS.items():
     if _opdef.family in _ELEMENTWISE:
         pattern(_opdef.full_name)(reshape_below_elementwise)
+        pattern(_opdef.full_name)(transpose_below_elementwise)
