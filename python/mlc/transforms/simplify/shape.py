@@ -205,11 +205,12 @@ def reshape_below_elementwise(op, ctx):
 
 
 def transpose_below_elementwise(op, ctx):
-    """f(hlo.transpose(x, p), hlo.transpose(y, p), hlo.broadcast_in_dim(v, dims), splat c)
-    -> hlo.transpose(f(x, y, hlo.broadcast_in_dim(v, p[dims]), splat c), p)
-    (each transpose used only here; 0-d operands kept; XLA's ReshapeMover). Transposes
-    sink toward the results, where two meet and cancel: softmax(x.T).T reads x in place,
-    its reductions along x's columns (with hlo.reduce(hlo.transpose(x)) -> hlo.reduce(x))."""
+    """f(hlo.transpose(x, p), hlo.broadcast_in_dim(v, d), splat c) -> hlo.transpose(f(x, hlo.broadcast_in_dim(v, p[d]), splat c), p)
+
+    Every transposed operand has the same p and no other user; 0-d operands are kept
+    (XLA's ReshapeMover). Transposes sink toward the results, where two meet and cancel:
+    softmax(x.T).T reads x in place, its reductions along x's columns (with
+    hlo.reduce(hlo.transpose(x)) -> hlo.reduce(x))."""
     transposes = [producer(v, "hlo.transpose") for v in op.operands]
     perms = {tuple(attrs(t)["permutation"]) for t in transposes if t is not None}
     if len(perms) != 1:
