@@ -764,6 +764,13 @@ OTHER_FINDINGS: list[str] = [
     "elementwise op reading both products as the fused epilogue of both, so the first plan's handle was empty "
     "and the transform script failed ('requires exactly one containing_op handle'), surfacing as a raw "
     "ValueError. Fixed: an epilogue fuses into the first product only; a failing script is a CompileError.",
+    "`--random 24 --seed 11` (2026-12-05, fifth session, tree 405889d..c0b1d65): 1 of 24 chains slower than numpy, "
+    "none failed or wrong. Chain 1100055, tokens[1024, 64]: token_mix -> center_columns (softmax(x.T).T * n + "
+    "x, then x - mean over tokens), 0.348 ms against numpy's 0.276 (jax 0.297), reproduced (0.335 against "
+    "0.261, p25 of 500): hlo-fuse's kernels copied x transposed, reduced the copy's rows and transposed the "
+    "result back. Fixed: hlo-simplify moves transposes below elementwise ops (XLA's ReshapeMover) and into "
+    "reductions (reduce(transpose(x)) reduces x's dims), where the two transposes cancel: 0.060 ms, no "
+    "transpose left, its reductions along x's columns.",
 ]
 
 # Findings of the --random run (seed -> one line), written by hand after reproducing each.
