@@ -132,10 +132,19 @@ func.func @short_rows(%x: memref<32x4xf32>, %y: memref<32x4xf32>) {
 
 // -----
 
-// Left scalar: a transposed read (the innermost loop is not the input's innermost dim).
+// A transposed read (the innermost loop is not the input's innermost dim): 8 x 8 tiles of
+// the two loops, read as 8 input rows, transposed in registers, written as 8 output rows
+// (scalar, it read one input cache line per element). 8 at either width: the tile is
+// transposed element by element.
 // CHECK-LABEL: func @transposed
-// CHECK: linalg.generic
-// CHECK-NOT: vector.
+// CHECK: scf.for %[[I:.*]] = %c0 to %c32 step %c8
+// CHECK:   scf.for %[[J:.*]] = %c0 to %c64 step %c8
+// CHECK:     %[[IN:.*]] = memref.subview %arg0[%[[J]], %[[I]]] [8, 8] [1, 1]
+// CHECK:     %[[OUT:.*]] = memref.subview %arg1[%[[I]], %[[J]]] [8, 8] [1, 1]
+// CHECK:     %[[V:.*]] = vector.transfer_read %[[IN]]{{.*}} : memref<8x8xf32, strided<[32, 1], offset: ?>>, vector<8x8xf32>
+// CHECK:     %[[T:.*]] = vector.transpose %[[V]], [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK:     vector.transfer_write %[[T]], %[[OUT]]
+// CHECK-NOT: linalg.generic
 #t_in = affine_map<(d0, d1) -> (d1, d0)>
 #t_out = affine_map<(d0, d1) -> (d0, d1)>
 func.func @transposed(%x: memref<64x32xf32>, %y: memref<32x64xf32>) {
@@ -143,6 +152,57 @@ func.func @transposed(%x: memref<64x32xf32>, %y: memref<32x64xf32>) {
       ins(%x : memref<64x32xf32>) outs(%y : memref<32x64xf32>) {
   ^bb0(%a: f32, %b: f32):
     linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// An input broadcast along the innermost loop and an elementwise body ride along. Left
+// scalar: sizes that are not whole tiles (upstream's masked vectorization of a permuted
+// read got elements wrong: (4, 6, 10) by (1, 2, 0)), and two inputs transposed along
+// different loops.
+// CHECK-LABEL: func @transposed_broadcast
+// CHECK: vector.transpose {{.*}} : vector<8x8xf32> to vector<8x8xf32>
+// CHECK: math.exp {{.*}} : vector<8x8xf32>
+// CHECK-LABEL: func @transposed_ragged
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+// CHECK-LABEL: func @two_transposes
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+#r_in = affine_map<(d0, d1) -> (d1, d0)>
+#r_row = affine_map<(d0, d1) -> (d0)>
+#r_out = affine_map<(d0, d1) -> (d0, d1)>
+func.func @transposed_broadcast(%x: memref<16x8xf32>, %b: memref<8xf32>, %y: memref<8x16xf32>) {
+  linalg.generic {indexing_maps = [#r_in, #r_row, #r_out], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : memref<16x8xf32>, memref<8xf32>) outs(%y : memref<8x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %e = math.exp %s : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+func.func @transposed_ragged(%x: memref<13x7xf32>, %b: memref<7xf32>, %y: memref<7x13xf32>) {
+  linalg.generic {indexing_maps = [#r_in, #r_row, #r_out], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : memref<13x7xf32>, memref<7xf32>) outs(%y : memref<7x13xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %e = math.exp %s : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+#q_in0 = affine_map<(d0, d1, d2) -> (d2, d1, d0)>
+#q_in1 = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+#q_out = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @two_transposes(%x: memref<4x3x2xf32>, %z: memref<2x4x3xf32>, %y: memref<2x3x4xf32>) {
+  linalg.generic {indexing_maps = [#q_in0, #q_in1, #q_out], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %z : memref<4x3x2xf32>, memref<2x4x3xf32>) outs(%y : memref<2x3x4xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
   }
   return
 }

@@ -188,6 +188,8 @@ def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
         return None
     reduction = any("reduction" in it for it in iterators)
     innermost = rank - 1
+    if not reduction and not _maps_are_contiguous(op, innermost):
+        return transpose_tiling(op, types, bits, register_bits, threads)
     if not _maps_are_contiguous(op, innermost) or not _outputs_written_in_order(op, innermost) \
             or not _body_is_vectorizable(op, reduction):
         return None
@@ -210,6 +212,62 @@ def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
     if extent % lanes == 0:
         return Tiling(outer + (lanes,), None, parallel_tile)
     return Tiling(outer + (lanes,), (1,) * innermost + (lanes,), parallel_tile)
+
+
+# At most this many rows and columns per transposed tile: the tile is transposed element by
+# element in registers (L*L moves), so 32 x 32 bytes would be 1,024 of them.
+_TRANSPOSE_TILE = 8
+
+
+def _transposed_loop(op, innermost: int) -> int | None:
+    """The loop k that every transposed input (one reading the innermost loop, but not as
+    its innermost dimension) reads as its innermost dimension, when there is one: the
+    outputs read the innermost loop as theirs, the other inputs too or not at all
+    (broadcasts), and every map is a projected permutation. Else None."""
+    n_in = len(op.operands) - _num_outputs(op)
+    found = None
+    for position, attr in enumerate(op.attributes["indexing_maps"]):
+        amap = ir.AffineMapAttr(attr).value
+        if not amap.is_projected_permutation:
+            return None
+        dims = [ir.AffineDimExpr(e).position for e in amap.results]
+        if dims and dims[-1] == innermost:
+            continue
+        if position >= n_in:
+            return None  # an output not written along the innermost loop
+        if innermost not in dims:
+            continue  # broadcast along the innermost loop
+        if found is not None and dims[-1] != found:
+            return None
+        found = dims[-1]
+    return found
+
+
+def transpose_tiling(op, types, bits, register_bits: int, threads: int) -> Tiling | None:
+    """A transposing copy (an input whose innermost dimension is another loop than the
+    output's): L x L tiles of those two loops (L = one register of the widest element, at
+    most _TRANSPOSE_TILE), each read as L rows of the input and written as L rows of the
+    output, transposed in registers, when both loops are whole tiles. Scalar, such a kernel
+    steps through the input one cache line per element: (1024, 1024) f32 5.1 -> 0.5-0.7 ms."""
+    iterators = [str(a) for a in op.attributes["iterator_types"]]
+    rank = len(iterators)
+    innermost = rank - 1
+    k = _transposed_loop(op, innermost)
+    if k is None or not _body_is_vectorizable(op, False):
+        return None
+    extents = _loop_extents(op, types, rank)
+    if 0 in extents:
+        return None
+    lanes = min(register_bits // max(bits), _TRANSPOSE_TILE)
+    sizes = tuple(lanes if d in (k, innermost) else 1 for d in range(rank))
+    if extents[k] % lanes or extents[innermost] % lanes:
+        # Whole tiles only: upstream's masked vectorization of a permuted read whose two
+        # dims are not the source's last two gave wrong elements ((4, 6, 10) by (1, 2, 0)).
+        return None
+    if threads > 1 and worth_parallel(iterators, extents, body_cost(op)):
+        # the outermost loop's tiles (1 or L) as an scf.forall, the rest as before
+        return Tiling((0,) + sizes[1:], None, sizes[0])
+    return Tiling(sizes, None)
 
 
 def _loop_extents(op, types, rank: int) -> list[int]:

@@ -8,6 +8,8 @@ sum; with cancellation a relative bound on the result means nothing); f64 1e-12.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -372,3 +374,43 @@ def test_row_loop_expensive_body_is_written_once_per_step():
     want = np.sum(np.tanh(x.astype(np.float64)) * np.exp(x.astype(np.float64)), axis=1)
     scale = np.sum(np.abs(np.tanh(x) * np.exp(x)), axis=1)
     assert np.all(np.abs(compiled(x) - want) <= 1e-5 * scale)
+
+
+# Transposing kernels: 8 x 8 tiles (4 x 4 for 64-bit elements at 256 bits) of the two loops
+# read as input rows and written as output rows when both are whole tiles (else scalar, as
+# before); rank 2 to 4, every element width, an elementwise body, a broadcast operand, and
+# sizes whose rows split between threads. Exact: a copy, or the same ops per element.
+TRANSPOSES = [((7, 13), (1, 0)), ((1, 9), (1, 0)), ((9, 1), (1, 0)), ((32, 64), (1, 0)), ((512, 304), (1, 0)),
+              ((3, 5, 7), (0, 2, 1)), ((8, 5, 16), (2, 1, 0)), ((4, 6, 10), (1, 2, 0)), ((16, 6, 8), (1, 2, 0)),
+              ((2, 8, 3, 16), (0, 3, 1, 2)), ((2, 16, 16, 3), (0, 3, 1, 2)), ((2, 3, 16, 8), (0, 3, 1, 2))]
+
+
+def _whole_tiles(shape, perm, itemsize: int) -> bool:
+    """Whether the kernel is tiled: the output's innermost loop and the loop reading the
+    input's innermost dim are different loops, both whole tiles."""
+    tile = _tile(itemsize)
+    return perm[-1] != len(shape) - 1 and shape[perm[-1]] % tile == 0 and shape[-1] % tile == 0
+
+
+def _tile(itemsize: int) -> int:
+    return min(vector_register_bits() // (8 * itemsize), 8)
+
+
+@pytest.mark.parametrize("shape,perm", TRANSPOSES, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int16, np.int64, np.bool_])
+def test_transposed_copies(shape, perm, dtype):
+    x = data(shape, np.int8).astype(dtype) if dtype == np.bool_ else data(shape, dtype)
+    compiled = check(lambda a: mnp.transpose(a, perm), lambda a: np.transpose(a, perm), (x,), np.int8)
+    if dtype != np.bool_:  # (bools are bytes by the codegen stage: tiled as int8)
+        tile = _tile(x.itemsize)
+        tiled = re.search(rf"vector<{tile}x(1x)*{tile}x", compiled.as_text("codegen")) is not None  # unit dims between
+        assert tiled == _whole_tiles(shape, perm, x.itemsize)
+
+
+@pytest.mark.parametrize("shape,perm", TRANSPOSES, ids=str)
+def test_transposed_elementwise_with_a_broadcast(shape, perm):
+    x = data(shape, np.float32)
+    out_shape = tuple(shape[d] for d in perm)
+    b = data(out_shape[-1:], np.float32)
+    check(lambda a, v: mnp.exp(mnp.transpose(a, perm) * 0.5) + v, lambda a, v: np.exp(np.transpose(a, perm) * 0.5) + v,
+          (x, b), np.float32)
