@@ -560,6 +560,24 @@ func.func @two_reduction_loops_strided(%x: memref<4x7x111xf32, strided<[1400, 20
 
 // -----
 
+// A strided layout whose strides are the identity's (a view of a padded temporary) stays a
+// strided layout when collapsed, as memref.collapse_shape requires (fuzz run 26).
+// CHECK-LABEL: func @two_reduction_loops_strided_identity
+// CHECK: memref.collapse_shape %arg0 {{\[}}[0, 1]] : memref<3x5xi64, strided<[5, 1]>> into memref<15xi64, strided<[1]>>
+#tsi_in = affine_map<(d0, d1) -> (d0, d1)>
+#tsi_out = affine_map<(d0, d1) -> ()>
+func.func @two_reduction_loops_strided_identity(%x: memref<3x5xi64, strided<[5, 1]>>, %s: memref<i64>) {
+  linalg.generic {indexing_maps = [#tsi_in, #tsi_out], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<3x5xi64, strided<[5, 1]>>) outs(%s : memref<i64>) {
+  ^bb0(%a: i64, %acc: i64):
+    %r = arith.andi %a, %acc : i64
+    linalg.yield %r : i64
+  }
+  return
+}
+
+// -----
+
 // Not collapsed: a window's map (d0 * 2 + d1) is no projection of the loops (the second
 // input, the window's shape, gives the loops their sizes, as hlo-to-linalg's windows do).
 // CHECK-LABEL: func @two_reduction_loops_window

@@ -421,6 +421,14 @@ def _identity_layout(t: ir.MemRefType) -> bool:
     return offset == 0
 
 
+def _identity_map(t: ir.MemRefType) -> bool:
+    """Whether `t`'s layout is written as the identity map (not just equivalent to it)."""
+    if not isinstance(t.layout, ir.AffineMapAttr):
+        return False
+    amap = t.layout.value
+    return amap == ir.AffineMap.get_identity(amap.n_dims)
+
+
 def _bits(t: ir.Type) -> int | None:
     return 64 if isinstance(t, ir.IndexType) else element_bits(t)
 
@@ -560,7 +568,10 @@ def collapse_reduction_loops(op) -> bool:
             t = types[i]
             shape = list(t.shape[:k]) + [math.prod(t.shape[k:])]
             strides, offset = t.get_strides_and_offset()
-            layout = None if _identity_layout(t) else \
+            # collapse_shape keeps the source's kind of layout: an identity map stays one, a
+            # strided layout stays strided even when its strides are the identity's
+            # (strided<[5, 1]> -> strided<[1]>; fuzz run 26).
+            layout = None if _identity_map(t) else \
                 ir.StridedLayoutAttr.get(offset, list(strides[:k]) + [strides[-1]])
             collapsed = ir.MemRefType.get(shape, t.element_type, layout, t.memory_space)
             op.operands[i] = memref.collapse_shape(collapsed, op.operands[i], groups)
