@@ -4,7 +4,7 @@ A program is built op by op with the typed builders of `mlc.dialects.hlo` (so ev
 checked by its shape rule as it is made) over a pool of values: each step draws an op of
 `OPS` (every op of the table can be drawn), draws the attribute values its shape rule
 accepts, and takes its operands from the pool or from fresh function arguments. Shapes
-have rank 0-3 with dims drawn from {0, 1, 2, 3, 5}; element types are i1, i8..i64,
+have rank 0-3 with dims drawn from {0, 1, 2, 3, 5, 8}; element types are i1, i8..i64,
 ui8..ui64, f16, f32, f64 (bf16 only inside, as f32 -> bf16 -> f32). Inputs mix edge values
 (NaN, +-inf, -0.0, subnormals, INT_MIN, max values) with ordinary ones.
 
@@ -48,7 +48,7 @@ from ..dialects.hlo.ops import OPS
 from ..dialects.hlo.types import HloTypeError
 from . import dtypes as D
 
-DIMS = (0, 1, 2, 3, 5)
+DIMS = (0, 1, 2, 3, 5, 8)  # 8: whole vector tiles (transposes, 8-lane kernels)
 TRANSCENDENTAL = ("exponential", "exponential_minus_one", "log", "log_plus_one", "logistic",
                   "tanh", "rsqrt", "cbrt", "sine", "cosine", "tan", "atan2", "power")
 ALL_OPS = tuple(OPS)
