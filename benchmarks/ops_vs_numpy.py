@@ -86,6 +86,11 @@ progs = [
  ('partition rows', lambda a: mnp.partition(a, 5, axis=1), lambda a: np.partition(a, 5, axis=1), (x,),
   lambda got, want: np.array_equal(np.sort(got, axis=1), np.sort(want, axis=1)) and np.array_equal(got[:, 5], want[:, 5])),
  ('isin', lambda a, b: mnp.isin(a, b), lambda a, b: np.isin(a, b), (idx, idx[:500] * 2)),
+ ('transpose 1024', lambda a: a.T, lambda a: np.ascontiguousarray(a.T), (rng.standard_normal((1024, 1024)).astype(f32),)),
+ ('transpose NCHW->NHWC', lambda a: mnp.transpose(a, (0, 2, 3, 1)), lambda a: np.ascontiguousarray(a.transpose(0, 2, 3, 1)), (x4,)),
+ ('cumsum rows int64', lambda a: mnp.cumsum(a, axis=1), lambda a: np.cumsum(a, axis=1), (rng.integers(-9, 9, (1000, 777)),)),
+ ('take_along_axis full', lambda a, i: mnp.take_along_axis(a, i, axis=1), lambda a, i: np.take_along_axis(a, i, axis=1),
+  (x, np.argsort(x, axis=1).astype(np.int32))),
 ]
 def p25(fn, args, n):
     ts = []
