@@ -270,6 +270,74 @@ def transpose_tiling(op, types, bits, register_bits: int, threads: int) -> Tilin
     return Tiling(sizes, None)
 
 
+def _transpose_lanes(op, types, register_bits: int) -> tuple[int, int, int] | None:
+    """(k, innermost, L) of a transposing kernel transpose_tiling could tile, else None."""
+    iterators = [str(a) for a in op.attributes["iterator_types"]]
+    if types is None or not iterators or any("reduction" in it for it in iterators):
+        return None
+    innermost = len(iterators) - 1
+    bits = [element_bits(t.element_type) for t in types]
+    if None in bits or _maps_are_contiguous(op, innermost):
+        return None
+    k = _transposed_loop(op, innermost)
+    if k is None or not _body_is_vectorizable(op, False):
+        return None
+    return k, innermost, min(register_bits // max(bits), _TRANSPOSE_TILE)
+
+
+def split_ragged_transpose(op, register_bits: int) -> bool:
+    """A transposing kernel whose two loops are not whole tiles -> the same kernel three
+    times on views: the whole tiles (which transpose_tiling then tiles), the strip past
+    them along loop k, and the strip past them along the innermost loop (both left scalar).
+
+        out[777, 1000] = in[1000, 777]^T  ->  out[0:776, 0:1000] (tiled 8 x 8),
+                                              out[776:777, 0:1000] (scalar)
+
+    Each operand's view covers the loop ranges its map reads (a broadcast dimension stays
+    whole). Nothing is split when a loop has no whole tile. Returns whether `op` was split
+    (and erased)."""
+    types = _operand_types(op)
+    found = _transpose_lanes(op, types, register_bits)
+    if found is None:
+        return False
+    k, innermost, lanes = found
+    extents = _loop_extents(op, types, len(op.attributes["iterator_types"]))
+    whole_k, whole_i = extents[k] // lanes * lanes, extents[innermost] // lanes * lanes
+    if (whole_k, whole_i) == (extents[k], extents[innermost]) or not whole_k or not whole_i:
+        return False
+    full = [(0, e) for e in extents]
+    pieces = [{k: (0, whole_k), innermost: (0, whole_i)}, {k: (whole_k, extents[k])},
+              {k: (0, whole_k), innermost: (whole_i, extents[innermost])}]
+    with ir.InsertionPoint(op), op.location:
+        for piece in pieces:
+            ranges = [piece.get(d, full[d]) for d in range(len(extents))]
+            if any(lo == hi for lo, hi in ranges):
+                continue
+            views = [_loop_view(v, t, _map_dims(op)[i], ranges) for i, (v, t) in enumerate(zip(op.operands, types))]
+            clone = op.operation.clone()
+            for i, view in enumerate(views):
+                clone.operands[i] = view
+    op.operation.erase()
+    return True
+
+
+def _loop_view(value: ir.Value, t: ir.MemRefType, dims: list[int], ranges: list[tuple[int, int]]) -> ir.Value:
+    """The subview of `value` (read through a map of loop dims `dims`) that the loops'
+    `ranges` reach."""
+    if not dims:
+        return value
+    offsets = [ranges[d][0] for d in dims]
+    sizes = [ranges[d][1] - ranges[d][0] for d in dims]
+    strides, offset = t.get_strides_and_offset()
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    if offset != dynamic and dynamic not in strides:
+        offset += sum(o * st for o, st in zip(offsets, strides))
+    else:
+        offset = dynamic
+    view = ir.MemRefType.get(sizes, t.element_type, ir.StridedLayoutAttr.get(offset, strides), t.memory_space)
+    return memref.subview(value, offsets, sizes, [1] * t.rank, result_type=view)
+
+
 def _loop_extents(op, types, rank: int) -> list[int]:
     return [_loop_extent(op, types, d) or 1 for d in range(rank)]
 
@@ -1163,6 +1231,8 @@ class Vectorize(Pass):
         tilings: list[Tiling] = []
         llc_bytes = self.cache_bytes or last_level_cache_bytes()  # (read once, not per kernel)
         streamed, fenced = streamed_row_kernels(module, llc_bytes)
+        for op in _generics(module):
+            split_ragged_transpose(op, register_bits)
         for op in _generics(module):
             collapse_reduction_loops(op)
             # A kernel inside a loop already shared between threads (a row-fusion scf.forall)

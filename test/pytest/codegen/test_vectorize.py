@@ -377,19 +377,21 @@ def test_row_loop_expensive_body_is_written_once_per_step():
 
 
 # Transposing kernels: 8 x 8 tiles (4 x 4 for 64-bit elements at 256 bits) of the two loops
-# read as input rows and written as output rows when both are whole tiles (else scalar, as
-# before); rank 2 to 4, every element width, an elementwise body, a broadcast operand, and
+# read as input rows and written as output rows, the strips past the whole tiles split off
+# (scalar); rank 2 to 4, every element width, an elementwise body, a broadcast operand, and
 # sizes whose rows split between threads. Exact: a copy, or the same ops per element.
 TRANSPOSES = [((7, 13), (1, 0)), ((1, 9), (1, 0)), ((9, 1), (1, 0)), ((32, 64), (1, 0)), ((512, 304), (1, 0)),
+              ((1000, 77), (1, 0)), ((9, 8), (1, 0)), ((8, 9), (1, 0)), ((5, 9, 11, 10), (3, 1, 0, 2)),
               ((3, 5, 7), (0, 2, 1)), ((8, 5, 16), (2, 1, 0)), ((4, 6, 10), (1, 2, 0)), ((16, 6, 8), (1, 2, 0)),
               ((2, 8, 3, 16), (0, 3, 1, 2)), ((2, 16, 16, 3), (0, 3, 1, 2)), ((2, 3, 16, 8), (0, 3, 1, 2))]
 
 
 def _whole_tiles(shape, perm, itemsize: int) -> bool:
     """Whether the kernel is tiled: the output's innermost loop and the loop reading the
-    input's innermost dim are different loops, both whole tiles."""
+    input's innermost dim are different loops, each at least one whole tile (the strips
+    past the whole tiles are split off and stay scalar)."""
     tile = _tile(itemsize)
-    return perm[-1] != len(shape) - 1 and shape[perm[-1]] % tile == 0 and shape[-1] % tile == 0
+    return perm[-1] != len(shape) - 1 and shape[perm[-1]] >= tile and shape[-1] >= tile
 
 
 def _tile(itemsize: int) -> int:
