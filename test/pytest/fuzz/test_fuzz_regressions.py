@@ -394,3 +394,26 @@ def test_window_reduction_over_a_strided_padded_view(dtype, name):
   return %1 : tensor<1x1x1x{name}>
 }}"""
     _agree(text, np.zeros((0, 0, 3), dtype), np.array(7, dtype))
+
+
+def test_product_with_a_subnormal_partial_product_is_not_checked():
+    """Oracle fix (fuzz run 28): f64 reduce_window mul over -1, -1.44, 2.2e-308, -4.2e-3 and
+    init values: an order that multiplies 2.2e-308 by 4.2e-3 first goes subnormal and keeps
+    fewer bits, so two orders differ by more than 2 * eps * terms relative (1.06e-15 here).
+    Such an element (0 < prod(min(|x|, 1)) < the smallest normal) is not checked; one whose
+    partial products all stay normal still is."""
+    from mlc.fuzz.compare import _unless_subnormal, magnitudes
+    text = """func.func @main(%a: tensor<4xf64>) -> tensor<f64> {
+  %i = "hlo.constant"() {value = dense<1.0> : tensor<f64>} : () -> tensor<f64>
+  %r = "hlo.reduce"(%a, %i) {dimensions = array<i64: 0>, kind = "mul"} : (tensor<4xf64>, tensor<f64>) -> tensor<f64>
+  return %r : tensor<f64>
+}"""
+    tiny = np.finfo(np.float64).tiny
+    low = np.array([-1.0, -1.44, tiny, -4.2e-3])
+    floor = magnitudes(text, [low], product_bound="floor")[0]
+    assert 0 < floor < tiny and np.isinf(_unless_subnormal(np.float64(1.0), floor))
+    normal = np.array([-1.0, -1.44, 2.0, -4.2e-3])
+    floor = magnitudes(text, [normal], product_bound="floor")[0]
+    assert _unless_subnormal(np.float64(1.0), floor) == 1.0
+    _agree(text, low, tolerance=("sum",))
+    _agree(text, normal, tolerance=("sum",))
