@@ -188,9 +188,10 @@ def tiling_for(op, register_bits: int, threads: int = 1) -> Tiling | None:
         return None
     reduction = any("reduction" in it for it in iterators)
     innermost = rank - 1
-    if not reduction and not _maps_are_contiguous(op, innermost):
-        return transpose_tiling(op, types, bits, register_bits, threads)
-    if not _maps_are_contiguous(op, innermost) or not _outputs_written_in_order(op, innermost) \
+    contiguous = _maps_are_contiguous(op, innermost)
+    if not reduction and not contiguous:
+        return transpose_tiling(op, types, register_bits, threads)
+    if not contiguous or not _outputs_written_in_order(op, innermost) \
             or not _body_is_vectorizable(op, reduction):
         return None
     extent = _loop_extent(op, types, innermost)
@@ -243,22 +244,21 @@ def _transposed_loop(op, innermost: int) -> int | None:
     return found
 
 
-def transpose_tiling(op, types, bits, register_bits: int, threads: int) -> Tiling | None:
+def transpose_tiling(op, types, register_bits: int, threads: int) -> Tiling | None:
     """A transposing copy (an input whose innermost dimension is another loop than the
     output's): L x L tiles of those two loops (L = one register of the widest element, at
     most _TRANSPOSE_TILE), each read as L rows of the input and written as L rows of the
     output, transposed in registers, when both loops are whole tiles. Scalar, such a kernel
     steps through the input one cache line per element: (1024, 1024) f32 5.1 -> 0.5-0.7 ms."""
+    found = _transpose_lanes(op, types, register_bits)
+    if found is None:
+        return None
+    k, innermost, lanes = found
     iterators = [str(a) for a in op.attributes["iterator_types"]]
     rank = len(iterators)
-    innermost = rank - 1
-    k = _transposed_loop(op, innermost)
-    if k is None or not _body_is_vectorizable(op, False):
-        return None
     extents = _loop_extents(op, types, rank)
     if 0 in extents:
         return None
-    lanes = min(register_bits // max(bits), _TRANSPOSE_TILE)
     sizes = tuple(lanes if d in (k, innermost) else 1 for d in range(rank))
     if extents[k] % lanes or extents[innermost] % lanes:
         # Whole tiles only: upstream's masked vectorization of a permuted read whose two
@@ -308,12 +308,13 @@ def split_ragged_transpose(op, register_bits: int) -> bool:
     full = [(0, e) for e in extents]
     pieces = [{k: (0, whole_k), innermost: (0, whole_i)}, {k: (whole_k, extents[k])},
               {k: (0, whole_k), innermost: (whole_i, extents[innermost])}]
+    maps = _map_dims(op)
     with ir.InsertionPoint(op), op.location:
         for piece in pieces:
             ranges = [piece.get(d, full[d]) for d in range(len(extents))]
             if any(lo == hi for lo, hi in ranges):
                 continue
-            views = [_loop_view(v, t, _map_dims(op)[i], ranges) for i, (v, t) in enumerate(zip(op.operands, types))]
+            views = [_loop_view(v, t, dims, ranges) for v, t, dims in zip(op.operands, types, maps)]
             clone = op.operation.clone()
             for i, view in enumerate(views):
                 clone.operands[i] = view

@@ -167,11 +167,9 @@ def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
     t = ir.RankedTensorType(x.type)
     n = t.shape[dim]
     if is_bool(t.element_type) and n > 1:
-        if positions:
-            return _bool_sorted_rows(x, dim, descending, result_type,
-                                     lambda row, k: arith.index_cast(result_type.element_type, k))
-        return _bool_sorted_rows(x, dim, descending, result_type,
-                                 lambda row, k: tensor.extract(x, along(row, dim, k)))
+        def value(row, k):
+            return arith.index_cast(result_type.element_type, k) if positions else tensor.extract(x, along(row, dim, k))
+        return _bool_sorted_rows(x, dim, descending, result_type, value)
     radix = radix_work(t.element_type, n)
     if radix is None or radix >= _merge_work(n):
         payload = None
