@@ -1,4 +1,5 @@
-// RUN: mlc-opt %s --split-input-file --hlo-to-linalg | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --threads=2 --hlo-to-linalg | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --threads=1 --hlo-to-linalg | FileCheck %s --check-prefix=SERIAL
 
 // -----
 
@@ -522,9 +523,9 @@ func.func @gather_scatter(%t: tensor<5x4xf32>, %i: tensor<3xi32>, %u: tensor<3x4
 // CHECK:   scf.for %[[T:.*]] = %c0 to %[[STEPS]] step %c1 iter_args({{.*}}) -> (index, index, index, index, tensor<5xf32>)
 // CHECK:     %[[FRONT:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
 // CHECK:     %[[V:.*]] = tensor.extract %{{.*}}[%[[FRONT]]] : tensor<5xf32>
+// CHECK:     %[[IN:.*]] = tensor.insert %[[V]] into
 // CHECK:     %[[BACK:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
 // CHECK:     %[[W:.*]] = tensor.extract %{{.*}}[%[[BACK]]] : tensor<5xf32>
-// CHECK:     %[[IN:.*]] = tensor.insert %[[V]] into
 // CHECK:     tensor.insert %[[W]] into %[[IN]]
 // CHECK-NOT: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: scf.for %{{.*}} = %c0 to %c5 step %c4
@@ -696,6 +697,43 @@ func.func @sorting_rows(%a: tensor<64x128xf64>) -> tensor<64x128xf64> {
 func.func @radix_sort_descending(%a: tensor<300xf32>) -> tensor<300xf32> {
   %0 = "hlo.sort"(%a) {dimension = 0 : i64, descending = true} : (tensor<300xf32>) -> tensor<300xf32>
   return %0 : tensor<300xf32>
+}
+
+// -----
+
+// One row of 5001 f32 on two threads (parallel_sort.py): the row's words (key << 32 | value
+// bits) from one generic; an scf.forall over the two halves (2501 and 2500 elements: the
+// loops run to a count selected per half) radix-sorts each into its slice of a 5002-word
+// buffer; a second scf.forall merges: the split of the first 2501 (co-rank, an scf.while
+// binary search), then each half from both ends in one scf.for; the result is the merged
+// buffer's first 5001. On one thread: one radix sort, no forall.
+// CHECK-LABEL: func @sort_halves
+// CHECK: %[[WORDS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<5001xi64>)
+// CHECK: %[[SORTED:.*]] = scf.forall (%[[C:.*]]) in (2) shared_outs(%[[BUF:.*]] = %{{.*}}) -> (tensor<5002xi64>)
+// CHECK:   %[[BASE:.*]] = arith.muli %[[C]], %c2501 : index
+// CHECK:   %[[HALF:.*]] = tensor.extract_slice %[[BUF]][%[[BASE]]] [2501] [1]
+// CHECK:   %[[COUNT:.*]] = arith.select %{{.*}}, %c2501, %c2500 : index
+// CHECK:   scf.for %{{.*}} = %c0 to %[[COUNT]] step %c1 iter_args(%{{.*}}) -> (tensor<6144xindex>)
+// CHECK:     tensor.extract %[[WORDS]]
+// CHECK:   scf.for %{{.*}} = %c0 to %[[COUNT]] step %c1 iter_args(%{{.*}}, %{{.*}} = %[[HALF]]) -> (tensor<2048xindex>, tensor<2501xi64>)
+// CHECK:   tensor.parallel_insert_slice %{{.*}} into %[[BUF]][%[[BASE]]] [2501] [1]
+// CHECK: %[[MERGED:.*]] = scf.forall (%{{.*}}) in (2) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<1x5002xf32>)
+// CHECK:   scf.while
+// CHECK:     tensor.extract %[[SORTED]]
+// CHECK:     arith.cmpi ult
+// CHECK:   scf.for {{.*}} -> (index, index, index, index, tensor<1x2501xf32>)
+// CHECK-COUNT-2: tensor.insert %{{.*}} : tensor<1x2501xf32>
+// CHECK:   tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%c0, %{{.*}}] [1, 2501] [1, 1]
+// CHECK: %[[RESULT:.*]] = tensor.extract_slice %[[MERGED]][0, 0] [1, 5001] [1, 1]
+// CHECK: return %[[RESULT]]
+// SERIAL-LABEL: func @sort_halves
+// SERIAL-NOT: scf.forall
+// SERIAL: scf.for {{.*}} -> (tensor<2048xindex>, tensor<1x5001xf32>)
+// SERIAL-NOT: scf.forall
+// SERIAL: return
+func.func @sort_halves(%a: tensor<1x5001xf32>) -> tensor<1x5001xf32> {
+  %0 = "hlo.sort"(%a) {dimension = 1 : i64} : (tensor<1x5001xf32>) -> tensor<1x5001xf32>
+  return %0 : tensor<1x5001xf32>
 }
 
 // -----

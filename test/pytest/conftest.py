@@ -34,15 +34,21 @@ def tensor_type(shape, dtype) -> ir.RankedTensorType:
     return ir.RankedTensorType.get(list(shape), ir.Type.parse(mlir_element_name(dtype)))
 
 
-def compile_hlo(body, *arg_specs):
+def hlo_module(body, *arg_specs) -> ir.Module:
+    """A module whose function `main` is `body(*block_args) -> value(s)` over args of the
+    given (shape, dtype); built in the current context."""
+    module = ir.Module.create()
+    with ir.InsertionPoint(module.body):
+        @func.FuncOp.from_py_func(*[tensor_type(s, d) for s, d in arg_specs], name="main")
+        def main(*args):
+            return body(*args)
+    return module
+
+
+def compile_hlo(body, *arg_specs, options=None):
     """Compiles `body(*block_args) -> value(s)` over args of the given (shape, dtype)."""
     with make_context(), ir.Location.unknown():
-        module = ir.Module.create()
-        with ir.InsertionPoint(module.body):
-            @func.FuncOp.from_py_func(*[tensor_type(s, d) for s, d in arg_specs], name="main")
-            def main(*args):
-                return body(*args)
-        return mlc.compile(module)
+        return mlc.compile(hlo_module(body, *arg_specs), options=options)
 
 
 def run_hlo(body, *arrays):

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import assert_matches, random_array, run_hlo
+from conftest import assert_matches, compile_hlo, hlo_module, random_array, run_hlo
 
 from mlir import ir
 
+from mlc import CompileOptions
+from mlc.compiler import lower
+from mlc.context import make_context
 from mlc.dialects import hlo
 
 
@@ -89,3 +92,29 @@ def test_radix_argsort_int32_indices(rng):
     x = random_array(rng, (2, 600), np.float32)
     got = run_hlo(lambda v: hlo.argsort(v, 1, False, ir.IntegerType.get_signless(32)), x)
     assert_matches(got, reference_argsort(x, 1, False).astype(np.int32))
+
+
+# One long row on two threads (parallel_sort.py): odd and even lengths, keys with many ties
+# (the co-rank split must keep them in input order), special values, every key width.
+# (Lengths where every key width's radix sort passes the thread rule.)
+HALVES_CASES = [((14001,), 0), ((1, 14000), 1), ((20001, 1), 0)]
+
+
+@pytest.mark.parametrize("shape,dim", HALVES_CASES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int16, np.uint32, np.int64])
+@pytest.mark.parametrize("descending", [False, True])
+def test_row_sorted_in_halves_matches_stable_order(shape, dim, dtype, descending, rng):
+    x = random_array(rng, shape, dtype)
+    x = (x // 16 if np.issubdtype(np.dtype(dtype), np.integer) else np.round(x)).astype(dtype)  # ties
+    x = _special_values(x, rng)
+    order = reference_argsort(x, dim, descending)
+    options = CompileOptions(threads=2)
+    with make_context(), ir.Location.unknown():
+        module = lower(hlo_module(lambda v: hlo.sort(v, dim, descending), (shape, dtype)), "linalg",
+                       options=options)
+        assert str(module).count("scf.forall (") == 2  # the halves, then the merge
+    sort = compile_hlo(lambda v: hlo.sort(v, dim, descending), (shape, dtype), options=options)
+    want = np.take_along_axis(x, order, dim)
+    np.testing.assert_array_equal(sort(x).view(f"u{x.itemsize}"), want.view(f"u{x.itemsize}"))
+    argsort = compile_hlo(lambda v: hlo.argsort(v, dim, descending), (shape, dtype), options=options)
+    assert_matches(argsort(x), order)

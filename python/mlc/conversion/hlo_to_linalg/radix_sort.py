@@ -158,15 +158,28 @@ def _increment(t: ir.Value, position: ir.Value) -> tuple[ir.Value, ir.Value]:
     return old, tensor.insert(arith.addi(old, index(1)), t, [position])
 
 
-def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: list[ir.Value], dim: int,
-                   payload_type: ir.Type, out: ir.Value, write_row: list[ir.Value]) -> ir.Value:
-    """Sorts one row of `x` (the row is `row` with every position along `dim`) by its keys
-    and writes the payload in that order into `out` at `write_row`. payload(position) gives
-    the payload of the row's element at `position` (the element, or the position itself)."""
-    keys = row_keys(x, row, dim, descending, unsigned)
-    n = ir.RankedTensorType(keys.type).shape[0]
-    kt = ir.RankedTensorType(keys.type).element_type
-    bits = ir.IntegerType(kt).width
+def word_layout(kt: ir.Type, payload_type: ir.Type):
+    """How the passes carry an element with a key of type kt and a payload of payload_type:
+    (kinds, shift, pack, unpack). kinds: the types of its words (one word holding the key
+    above the payload when both fit in 64 bits: one read and one write per element and
+    pass, half the cache lines the scatter writes into; else the key and the payload side
+    by side); shift: where the key's bits start in the first word; pack(key, payload) ->
+    the words; unpack(*words) -> the payload."""
+    word = _word_type(kt, payload_type)
+    if word is None:
+        return [kt, payload_type], 0, (lambda k, v: [k, v]), (lambda k, v: v)
+    payload_bits = element_bits(payload_type)
+    return ([word], payload_bits, lambda k, v: [_pack(k, v, word, payload_bits)],
+            lambda w: _unpack(w, payload_type, payload_bits))
+
+
+def radix_passes(n: int, bits: int, count: ir.Value, kinds: list[ir.Type], shift: int, counted, first,
+                 place, outs: list[ir.Value]) -> list[ir.Value]:
+    """The passes of a radix sort of `count` elements (at most n, which sizes the scratch
+    rows and picks the digit width) with keys of `bits`: counted(i) -> (a value, where
+    element i's key starts in it) for the count pass, first(i) -> element i as words of
+    `kinds` (its key from bit `shift` of the first), place(words, slot, outs) -> `outs`
+    with the element at its sorted position `slot`. Returns the last pass's `outs`."""
     digit = _digit_bits(bits, n)
     buckets, passes = 1 << digit, math.ceil(bits / digit)
     idx = ir.IndexType.get()
@@ -174,33 +187,20 @@ def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: 
     # One read of the row counts the digits of every pass.
     zeros = linalg.fill(index(0), outs=[empty(ir.RankedTensorType.get([passes * buckets], idx))])
 
-    def count(i, state):
+    def count_digits(i, state):
         (counts,) = state
-        k = tensor.extract(keys, [i])
+        k, at = counted(i)
         for p in range(passes):
-            slot = _digit(k, p * digit, digit)
+            slot = _digit(k, at + p * digit, digit)
             slot = arith.addi(slot, index(p * buckets)) if p else slot
             _, counts = _increment(counts, slot)
         return [counts]
 
-    (counts,) = for_range(index(0), index(n), index(1), [zeros], count)
+    (counts,) = for_range(index(0), count, index(1), [zeros], count_digits)
 
-    # Scratch rows between passes, reused every other pass: the keys and payloads as one word
-    # each when both fit in 64 bits (one read and one write per element and pass, and half
-    # the cache lines the scatter writes into), else side by side. The buckets' next slots
-    # are reused by every pass.
+    # Scratch rows between passes, reused every other pass; the buckets' next slots are
+    # reused by every pass.
     starts = empty(ir.RankedTensorType.get([buckets], idx))
-    word = _word_type(kt, payload_type)
-    if word is not None:
-        kinds = [word]
-        payload_bits = element_bits(payload_type)
-        shift = payload_bits
-        first = lambda i: [_pack(tensor.extract(keys, [i]), payload(i), word, payload_bits)]  # noqa: E731
-        result = lambda w: _unpack(w, payload_type, payload_bits)  # noqa: E731
-    else:
-        kinds, shift = [kt, payload_type], 0
-        first = lambda i: [tensor.extract(keys, [i]), payload(i)]  # noqa: E731
-        result = lambda k, v: v  # noqa: E731
     scratch = [[empty(ir.RankedTensorType.get([n], kind)) for kind in kinds] for _ in range(2)]
     read = first
     for p in range(passes):
@@ -217,14 +217,30 @@ def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: 
             element = read(i)
             starts, *dsts = state
             slot, starts = _increment(starts, _digit(element[0], shift + p * digit, digit))
-            if last:  # the payload alone, into the result
-                return [starts, tensor.insert(result(*element), dsts[0], along(write_row, dim, slot))]
+            if last:
+                return [starts, *place(element, slot, dsts)]
             return [starts] + [tensor.insert(e, d, [slot]) for e, d in zip(element, dsts)]
 
         if last:
-            _, out = for_range(index(0), index(n), index(1), [starts, out], scatter)
-            return out
-        starts, *written = for_range(index(0), index(n), index(1), [starts, *scratch[p % 2]], scatter)
+            return for_range(index(0), count, index(1), [starts, *outs], scatter)[1:]
+        starts, *written = for_range(index(0), count, index(1), [starts, *scratch[p % 2]], scatter)
         scratch[p % 2] = written
         read = lambda i, written=written: [tensor.extract(w, [i]) for w in written]  # noqa: E731
     raise AssertionError("a key has at least one digit")
+
+
+def radix_sort_row(x: ir.Value, descending: bool, unsigned: bool, payload, row: list[ir.Value], dim: int,
+                   payload_type: ir.Type, out: ir.Value, write_row: list[ir.Value]) -> ir.Value:
+    """Sorts one row of `x` (the row is `row` with every position along `dim`) by its keys
+    and writes the payload in that order into `out` at `write_row`. payload(position) gives
+    the payload of the row's element at `position` (the element, or the position itself)."""
+    keys = row_keys(x, row, dim, descending, unsigned)
+    n = ir.RankedTensorType(keys.type).shape[0]
+    kt = ir.RankedTensorType(keys.type).element_type
+    kinds, shift, pack, unpack = word_layout(kt, payload_type)
+    return radix_passes(
+        n, ir.IntegerType(kt).width, index(n), kinds, shift,
+        counted=lambda i: (tensor.extract(keys, [i]), 0),
+        first=lambda i: pack(tensor.extract(keys, [i]), payload(i)),
+        place=lambda element, slot, outs: [tensor.insert(unpack(*element), outs[0], along(write_row, dim, slot))],
+        outs=[out])[0]

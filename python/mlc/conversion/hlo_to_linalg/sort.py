@@ -1,6 +1,6 @@
-"""hlo.sort / hlo.argsort -> a radix sort (radix_sort.py) on rows long enough for it, a
-stable two-way partition on boolean keys, else a bottom-up merge sort in scf loops over
-tensors.
+"""hlo.sort / hlo.argsort -> a radix sort (radix_sort.py) on rows long enough for it (a
+lone long row split between threads: parallel_sort.py), a stable two-way partition on
+boolean keys, else a bottom-up merge sort in scf loops over tensors.
 
 Boolean keys (`_bool_sorted_rows`): one pass counts the row's keys that go first (false
 ascending, true descending), a second writes each element (or its position) at the next
@@ -9,14 +9,8 @@ slot of its part, both slots running scalars, no memory counter: stable, O(n).
 
 For each pass (width 1, 2, 4, ... up to the sorted dimension's size; unrolled, since the
 size is static) a fresh tensor receives, for every row and every pair of adjacent runs,
-the merge of the two runs. A merge works from both ends at once (ceil(count / 2) steps of
-an scf.for, two independent chains of loads and compares): from the front it takes the
-right run's element only when it is strictly before the left one's, from the back the left
-run's only when it is strictly after the right one's, which keeps the sort stable; with an
-odd count both ends meet on the last element. Each step is branch-free: the element taken
-is read at a selected position (a cmov), not selected between two floats (a branch on
-x86, mispredicted half the time on random data). argsort carries the indices (an iota)
-through the same merges. O(n log n) per row. When rows x length pass the thread rule's
+the merge of the two runs, from both ends at once and branch-free (merge.py). argsort
+carries the indices (an iota) through the same merges. O(n log n) per row. When rows x length pass the thread rule's
 floor, each pass's rows are an scf.forall (its own slice of the fresh tensor per row,
 inserted back in parallel), which mlc-parallel-outline runs on the thread pool.
 (1000, 777) f32 rows: 76 -> 30 ms (both ends, no branch) -> 14 ms (two threads); numpy 3.1.
@@ -31,6 +25,8 @@ from mlir.dialects import arith, scf, tensor
 
 from ...dialects.hlo.types import is_bool, is_float
 from .loops import along, each_row, for_range, index
+from .merge import Runs, merge_runs
+from .parallel_sort import sorted_halves, worth_splitting
 from .radix_sort import radix_sort_row, radix_work
 from .top_k import select_row, worth_selecting
 from .registry import PARALLEL, empty, generic, identity_map, loop_index, lowering
@@ -64,47 +60,19 @@ def merge_sort(keys: ir.Value, payload: ir.Value | None, dim: int, descending: b
     while width < n:
         def merge_pass(row, dsts, width=width, srcs=sources, write_row=None):
             write_row = row if write_row is None else write_row  # where this row is in dsts
+
+            def key(position):  # what the merge compares (the payload only moves along)
+                return tensor.extract(srcs[0], at(row, position))
+
+            def put(position, slot, outs):
+                return [tensor.insert(tensor.extract(s, at(row, position)), out, at(write_row, slot))
+                        for s, out in zip(srcs, outs)]
+
             def merge_pair(lo, dsts):
-                mid = arith.minsi(arith.addi(lo, index(width)), index(n))
-                hi = arith.minsi(arith.addi(lo, index(2 * width)), index(n))
-                last_left, last = arith.subi(mid, index(1)), arith.subi(hi, index(1))
-
-                def read(position):
-                    return [tensor.extract(s, at(row, position)) for s in srcs]
-
-                def key(position):  # what the merge compares (the payload only moves along)
-                    return tensor.extract(srcs[0], at(row, position))
-
-                def step(t, state):
-                    i, j, bi, bj, *outs = state
-                    # From the front: the smallest element left, the left run's on a tie.
-                    li, rj = arith.minsi(i, last_left), arith.minsi(j, last)
-                    take_right = arith.andi(arith.cmpi(arith.CmpIPredicate.slt, j, hi), arith.ori(
-                        arith.cmpi(arith.CmpIPredicate.sge, i, mid),
-                        _before(key(rj), key(li), t_elem, descending, unsigned)))
-                    # From the back: the largest element left, the right run's on a tie.
-                    bli, brj = arith.maxsi(bi, lo), arith.maxsi(bj, mid)
-                    take_left = arith.andi(arith.cmpi(arith.CmpIPredicate.sge, bi, lo), arith.ori(
-                        arith.cmpi(arith.CmpIPredicate.slt, bj, mid),
-                        _before(key(brj), key(bli), t_elem, descending, unsigned)))
-                    # The element taken is read again at the chosen position: a select between
-                    # two floats becomes a branch on x86 (no cmov for vector registers), taken
-                    # at random on random data; a select between two positions is a cmov.
-                    k, bk = arith.addi(lo, t), arith.subi(last, t)
-                    front_taken = read(arith.select(take_right, rj, li))
-                    back_taken = read(arith.select(take_left, bli, brj))
-                    outs = [tensor.insert(v, out, at(write_row, k)) for v, out in zip(front_taken, outs)]
-                    outs = [tensor.insert(v, out, at(write_row, bk)) for v, out in zip(back_taken, outs)]
-                    front = arith.select(take_right, index(0), index(1))
-                    back = arith.select(take_left, index(1), index(0))
-                    return [arith.addi(i, front), arith.addi(j, arith.subi(index(1), front)),
-                            arith.subi(bi, back), arith.subi(bj, arith.subi(index(1), back)), *outs]
-
-                # ceil(count / 2) steps: with an odd count both ends meet on the last element
-                # and write it twice to the same place.
-                steps = arith.divui(arith.addi(arith.subi(hi, lo), index(1)), index(2))
-                state = for_range(index(0), steps, index(1), [lo, mid, last_left, last, *dsts], step)
-                return state[4:]
+                runs = Runs(lo, arith.minsi(arith.addi(lo, index(width)), index(n)),
+                            arith.minsi(arith.addi(lo, index(2 * width)), index(n)),
+                            before=lambda p, q: _before(key(p), key(q), t_elem, descending, unsigned), put=put)
+                return merge_runs(runs, lo, dsts)
 
             return for_range(index(0), index(n), index(2 * width), dsts, merge_pair)
 
@@ -178,6 +146,8 @@ def _sorted_rows(x: ir.Value, dim: int, descending: bool, unsigned: bool,
             payload = generic([], empty(result_type), [identity_map(rank)], [PARALLEL] * rank,
                               lambda _out: loop_index(dim, result_type.element_type))
         return merge_sort(x, payload, dim, descending, unsigned)[-1]
+    if worth_splitting(list(t.shape), dim, radix):
+        return sorted_halves(x, dim, descending, unsigned, result_type, positions)
 
     def sort_row(row, dsts, write_row=None):
         def value(position):
