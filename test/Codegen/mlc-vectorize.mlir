@@ -114,15 +114,16 @@ func.func @masked_f64(%x: memref<20xf64>, %y: memref<20xf64>) {
 
 // -----
 
-// A short row (4 <= 16 lanes) is one vector per row, with no innermost loop.
+// A short row (4 <= 16 lanes) is one vector per row, with no innermost loop. (The output's
+// rows are 8 apart, so the rows cannot join into one loop: see @short_rows_joined.)
 // CHECK-LABEL: func @short_rows
 // CHECK: scf.for
 // CHECK-NOT: scf.for
 // CHECK: arith.addf {{.*}} : vector<4xf32>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @short_rows(%x: memref<32x4xf32>, %y: memref<32x4xf32>) {
+func.func @short_rows(%x: memref<32x4xf32>, %y: memref<32x4xf32, strided<[8, 1]>>) {
   linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%x : memref<32x4xf32>) outs(%y : memref<32x4xf32>) {
+      ins(%x : memref<32x4xf32>) outs(%y : memref<32x4xf32, strided<[8, 1]>>) {
   ^bb0(%a: f32, %b: f32):
     %r = arith.addf %a, %a : f32
     linalg.yield %r : f32
@@ -947,6 +948,64 @@ func.func @long_ragged_rows_in_place(%x: memref<4x1000xf32>) {
   ^bb0(%a: f32, %o: f32):
     %e = math.exp %a : f32
     linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// An elementwise kernel whose rows are shorter than a register (20000 x 1, 5 x 3 x 2):
+// the short loops join the loop before them while the joined row stays short, the
+// operands collapsed (memref.collapse_shape); then one vectorized loop, not 20,000
+// one-lane vectors.
+// CHECK-LABEL: func @short_rows_joined
+// CHECK: %[[A:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1]] : memref<20000x1xi32> into memref<20000xi32>
+// CHECK: %[[B:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1]] : memref<20000x1xi32> into memref<20000xi32>
+// CHECK: scf.for
+// CHECK:   vector.transfer_read %{{.*}} : memref<{{.*}}xi32{{.*}}>, vector<[[$F32]]xi32>
+// CHECK:   arith.maxsi %{{.*}} : vector<[[$F32]]xi32>
+// CHECK-NOT: vector<1xi32>
+// CHECK: memref.collapse_shape %arg2 {{\[}}[0, 1, 2]] : memref<5x3x2xf32> into memref<30xf32>
+// CHECK: return
+#sr_id = affine_map<(d0, d1) -> (d0, d1)>
+#sr_id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @short_rows_joined(%x: memref<20000x1xi32>, %y: memref<20000x1xi32>, %u: memref<5x3x2xf32>, %v: memref<5x3x2xf32>) {
+  %zero = arith.constant 0 : i32
+  linalg.generic {indexing_maps = [#sr_id, #sr_id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<20000x1xi32>) outs(%y : memref<20000x1xi32>) {
+  ^bb0(%a: i32, %out: i32):
+    %r = arith.maxsi %a, %zero : i32
+    linalg.yield %r : i32
+  }
+  linalg.generic {indexing_maps = [#sr_id3, #sr_id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%u : memref<5x3x2xf32>) outs(%v : memref<5x3x2xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Not collapsed: the output is a strided view (rows 4 apart, 1 used), and a row broadcast
+// (its map is no identity) would read the joined loop at the wrong place.
+// CHECK-LABEL: func @short_rows_kept
+// CHECK-NOT: memref.collapse_shape
+// CHECK: return
+#srk_id = affine_map<(d0, d1) -> (d0, d1)>
+#srk_row = affine_map<(d0, d1) -> (d1)>
+func.func @short_rows_kept(%x: memref<100x1xf32>, %y: memref<100x1xf32, strided<[4, 1]>>, %b: memref<3xf32>, %z: memref<100x3xf32>) {
+  linalg.generic {indexing_maps = [#srk_id, #srk_id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<100x1xf32>) outs(%y : memref<100x1xf32, strided<[4, 1]>>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#srk_row, #srk_id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<3xf32>) outs(%z : memref<100x3xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
   }
   return
 }

@@ -835,3 +835,32 @@ func.func @reduce_separated_dims(%x: tensor<2x3x40x40xf32>) -> (tensor<3xf32>, t
   %1 = "hlo.reduce"(%x, %zero) {dimensions = array<i64: 0, 2, 3>, kind = "add"} : (tensor<2x3x40x40xf32>, tensor<f32>) -> tensor<3xf32>
   return %0, %1 : tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// 10,000 point updates added into 64 elements on two threads: an scf.forall gives each
+// thread a private copy (a slice of a 2 x 64 tensor filled with add's identity, 0) and
+// its 5,000 updates (bounds-checked as always); a reduction over the copies' dim then adds
+// them into the operand. On one thread: the serial loop over the updates, in order.
+// CHECK-LABEL: func @scatter_private
+// CHECK: %[[COPIES:.*]] = scf.forall (%[[C:.*]]) in (2) shared_outs(%[[ALL:.*]] = %{{.*}}) -> (tensor<2x64xf32>)
+// CHECK:   %[[OWN:.*]] = tensor.extract_slice %[[ALL]][%[[C]], 0] [1, 64] [1, 1] : tensor<2x64xf32> to tensor<64xf32>
+// CHECK:   %[[ZERO:.*]] = linalg.fill ins(%cst : f32) outs(%[[OWN]] : tensor<64xf32>)
+// CHECK:   %[[FIRST:.*]] = arith.muli %[[C]], %c5000 : index
+// CHECK:   %[[END:.*]] = arith.minsi %{{.*}}, %c10000 : index
+// CHECK:   %[[DONE:.*]] = scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (tensor<64xf32>)
+// CHECK:     scf.if
+// CHECK:       arith.addf
+// CHECK:   tensor.parallel_insert_slice %[[DONE]] into %[[ALL]][%[[C]], 0] [1, 64] [1, 1]
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[COPIES]] : tensor<2x64xf32>) outs(%arg0 : tensor<64xf32>)
+// CHECK:   arith.addf
+// CHECK: return %[[SUM]]
+// SERIAL-LABEL: func @scatter_private
+// SERIAL-NOT: scf.forall
+// SERIAL: scf.for %{{.*}} = %c0 to %c10000 step %c1 iter_args(%{{.*}} = %arg0) -> (tensor<64xf32>)
+// SERIAL-NOT: scf.forall
+// SERIAL: return
+func.func @scatter_private(%t: tensor<64xf32>, %i: tensor<10000x1xi32>, %u: tensor<10000xf32>) -> tensor<64xf32> {
+  %0 = "hlo.scatter"(%t, %i, %u) {index_vector_dim = 1 : i64, inserted_window_dims = array<i64: 0>, kind = "add", scatter_dims_to_operand_dims = array<i64: 0>, update_window_dims = array<i64>} : (tensor<64xf32>, tensor<10000x1xi32>, tensor<10000xf32>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}

@@ -27,7 +27,7 @@ from ...dialects.hlo.types import is_bool, is_float
 
 from .registry import (PARALLEL, REDUCTION, empty, generic, identity_map, loop_index,
                        lowering, projection)
-from .scalar import combine, const
+from .scalar import combine, const, extreme, identity
 from .constant import splat_value
 from ...codegen.views import reassociation, trailing_groups
 from .loops import along, each_row, for_range, index
@@ -44,16 +44,6 @@ SPLIT_THRESHOLD = 1024
 CHUNKS = 8
 CHUNK_THRESHOLD = 1 << 16
 _WIDER = {"f32": ir.F64Type.get, "f16": ir.F32Type.get, "bf16": ir.F32Type.get}
-
-
-def _identity(kind: str, t: ir.Type, unsigned: bool) -> ir.Value | None:
-    if kind == "add":
-        return const(t, 0)
-    if kind == "mul":
-        return const(t, 1)
-    if kind in ("max", "min"):
-        return _extreme(t, kind == "min", unsigned)
-    return None
 
 
 def _reduce_generic(source, x_rank, dims, init, kind, et, unsigned, extra_parallel=0, convert=None):
@@ -80,12 +70,12 @@ def lower_reduce(op, sig):
     unsigned = sig.operand_unsigned(0)
     init = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(result_type)])
     n = x.shape[-1] if x.rank else 0
-    identity = _identity(kind, et, unsigned) if not is_bool(et) else None
+    neutral = identity(kind, et, unsigned) if not is_bool(et) else None
     wide = _WIDER.get(str(et))() if kind == "add" and str(et) in _WIDER else None
     trailing = _trailing_run(dims, x.rank)
-    if identity is not None and trailing and len(trailing) < len(dims):
+    if neutral is not None and trailing and len(trailing) < len(dims):
         return [_reduce_in_two_steps(op, x, dims, trailing, kind, et, unsigned, wide, result_type)]
-    if (identity is None or not dims or dims[-1] != x.rank - 1 or n < SPLIT_THRESHOLD
+    if (neutral is None or not dims or dims[-1] != x.rank - 1 or n < SPLIT_THRESHOLD
             or n % LANES):
         if wide is None or math.prod(x.shape[d] for d in dims) < SPLIT_THRESHOLD:
             return [_reduce_generic(op.operands[0], x.rank, dims, init, kind, et, unsigned)]
@@ -115,7 +105,7 @@ def lower_reduce(op, sig):
     acc_t = wide or et
     partial_type = ir.RankedTensorType.get(partial_shape, acc_t)
     partial = _reduce_generic(split, x.rank, partial_dims,
-                              linalg.fill(_identity(kind, acc_t, unsigned), outs=[empty(partial_type)]),
+                              linalg.fill(identity(kind, acc_t, unsigned), outs=[empty(partial_type)]),
                               kind, acc_t, unsigned, extra_parallel=extra,
                               convert=(lambda v: arith.extf(wide, v)) if wide else None)
     last = list(range(len(kept_shape), len(partial_shape)))
@@ -150,7 +140,7 @@ def _reduce_in_two_steps(op, x, dims, trailing, kind, et, unsigned, wide, result
     acc_t = wide if wide is not None and reduced >= SPLIT_THRESHOLD else et
     convert = (lambda v: arith.extf(acc_t, v)) if acc_t != et else None
     partial_shape = [s for d, s in enumerate(x.shape) if d not in trailing]
-    partial_init = linalg.fill(_identity(kind, acc_t, unsigned),
+    partial_init = linalg.fill(identity(kind, acc_t, unsigned),
                                outs=[empty(ir.RankedTensorType.get(partial_shape, acc_t))])
     partial = _reduce_generic(op.operands[0], x.rank, trailing, partial_init, kind, acc_t, unsigned, convert=convert)
     rest = [d for d in dims if d not in trailing]  # (the same positions in partial: trailing dims are last)
@@ -167,18 +157,6 @@ def _narrow(total, result_type, et):
     rank = result_type.rank
     return generic([total], empty(result_type), [identity_map(rank), identity_map(rank)], [PARALLEL] * rank,
                    lambda v, _out: arith.truncf(et, v))
-
-
-def _extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:
-    """The identity of min (largest=True: +inf, INT_MAX, UINT_MAX) or of max."""
-    if is_float(t):
-        return const(t, float("inf") if largest else float("-inf"))
-    if is_bool(t):
-        return const(t, 1 if largest else 0)
-    width = ir.IntegerType(t).width
-    if unsigned:
-        return const(t, (1 << width) - 1 if largest else 0)
-    return const(t, (1 << (width - 1)) - 1 if largest else -(1 << (width - 1)))
 
 
 @lowering("argmax", "argmin")
@@ -202,7 +180,7 @@ def lower_arg_reduce(op, sig):
     iterators = [REDUCTION if d == dim else PARALLEL for d in range(x.rank)]
     maps = [identity_map(x.rank), out_map, out_map]
     best_type = ir.RankedTensorType.get(result_type.shape, et)
-    best_init = linalg.fill(_extreme(et, kind == "min", unsigned), outs=[empty(best_type)])
+    best_init = linalg.fill(extreme(et, kind == "min", unsigned), outs=[empty(best_type)])
     best = generic([op.operands[0]], best_init, [identity_map(x.rank), out_map], iterators,
                    lambda v, acc: combine(kind, et, v, acc, unsigned))
     n = x.shape[dim]

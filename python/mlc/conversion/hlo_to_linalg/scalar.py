@@ -96,6 +96,30 @@ def combine(kind: str, t: ir.Type, a: ir.Value, b: ir.Value, unsigned: bool = Fa
     return COMBINERS[kind](t, unsigned)(a, b)
 
 
+def identity(kind: str, t: ir.Type, unsigned: bool) -> ir.Value | None:
+    """The combiner's identity (add: 0, mul: 1, max: -inf / the smallest integer, min: the
+    reverse), None for the bitwise ones."""
+    if kind == "add":
+        return const(t, 0)
+    if kind == "mul":
+        return const(t, 1)
+    if kind in ("max", "min"):
+        return extreme(t, kind == "min", unsigned)
+    return None
+
+
+def extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:
+    """The identity of min (largest=True: +inf, INT_MAX, UINT_MAX) or of max."""
+    if is_float(t):
+        return const(t, float("inf") if largest else float("-inf"))
+    if is_bool(t):
+        return const(t, 1 if largest else 0)
+    width = ir.IntegerType(t).width
+    if unsigned:
+        return const(t, (1 << width) - 1 if largest else 0)
+    return const(t, (1 << (width - 1)) - 1 if largest else -(1 << (width - 1)))
+
+
 @scalar("add")
 def _add(info, lhs, rhs):
     return combine("add", info.result_type, lhs, rhs)
