@@ -130,6 +130,38 @@ func.func @main(%a: memref<4xf32>, %b: memref<4xf32>) {
 
 // -----
 
+// Every kind of use is renamed in one walk of the module: calls nested in loops, and the
+// address of a parallel body (func.constant, what mlc-parallel-outline passes the pool).
+// CHECK-LABEL: func.func private @body_0
+// CHECK-NOT: func.func private @body_1
+// CHECK-LABEL: func.func @main
+// CHECK: constant @body_0
+// CHECK: constant @body_0
+// CHECK: scf.for
+// CHECK:   call @body_0
+// CHECK-NOT: @body_1
+func.func private @body_0(%p: i64) attributes {passthrough = ["noinline"]} {
+  %x = arith.addi %p, %p : i64
+  return
+}
+func.func private @body_1(%p: i64) attributes {passthrough = ["noinline"]} {
+  %x = arith.addi %p, %p : i64
+  return
+}
+func.func @main(%n: i64) {
+  %f = constant @body_0 : (i64) -> ()
+  %g = constant @body_1 : (i64) -> ()
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    func.call @body_1(%n) : (i64) -> ()
+  }
+  return
+}
+
+// -----
+
 // Functions an earlier run left unique (mlc.unique_body) are not compared again until
 // something merges; survivors are marked.
 // CHECK-LABEL: llvm.func @seen_0
