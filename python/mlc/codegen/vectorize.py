@@ -1259,7 +1259,10 @@ class Vectorize(Pass):
     Expects: bufferized linalg (the `buffers` stage). Produces: scf loops over vector ops for
     every op `row_plan` (gathers, streaming kernels, ragged rows), `row_reduction_plan`
     (reductions along the innermost loop) or `tiling_for` accepts, divisions by a broadcast
-    scalar as multiplications by its reciprocal; all other linalg ops unchanged.
+    scalar as multiplications by its reciprocal; all other linalg ops unchanged. Before
+    planning, contiguous loops are joined (memref.collapse_shape): reduced loops into one
+    (`collapse_reduction_loops`), and elementwise rows shorter than a register into the
+    rows after them (`collapse_short_rows`: a (20000, 1) kernel -> one 20000 loop).
     """
 
     name = "mlc-vectorize"

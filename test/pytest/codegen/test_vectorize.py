@@ -23,7 +23,8 @@ from mlc.conversion.hlo_to_linalg.reduce import LANES
 # Every test generates code for 256- and 512-bit registers (conftest.vector_bits).
 pytestmark = pytest.mark.usefixtures("vector_bits")
 
-SHAPES = [(1,), (3,), (17,), (127,), (1023,), (4099,), (5, 3), (7, 33), (64, 1025), (2, 3, 129)]
+SHAPES = [(1,), (3,), (17,), (127,), (1023,), (4099,), (5, 3), (7, 33), (64, 1025), (2, 3, 129),
+          (333, 1), (4, 1, 3), (1, 5, 2), (9, 2, 7)]  # short rows that join (collapse_short_rows)
 RTOL = {np.float32: 1e-5, np.float64: 1e-12}
 
 
