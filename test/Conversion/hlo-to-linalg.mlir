@@ -864,3 +864,17 @@ func.func @scatter_private(%t: tensor<64xf32>, %i: tensor<10000x1xi32>, %u: tens
   %0 = "hlo.scatter"(%t, %i, %u) {index_vector_dim = 1 : i64, inserted_window_dims = array<i64: 0>, kind = "add", scatter_dims_to_operand_dims = array<i64: 0>, update_window_dims = array<i64>} : (tensor<64xf32>, tensor<10000x1xi32>, tensor<10000xf32>) -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
+
+// -----
+
+// A vector times a matrix laid out [contracting, free]: the contracting loop goes outside
+// (a reduction, then the free loop, innermost along the matrix's rows and the output).
+// A matrix times a vector keeps the usual order (the contraction innermost, along rows).
+// CHECK-LABEL: func @vector_matrix
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%arg0, %arg1 : tensor<100xf32>, tensor<100x37xf32>) outs(%{{.*}} : tensor<37xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg1, %arg2 : tensor<100x37xf32>, tensor<37xf32>) outs(%{{.*}} : tensor<100xf32>)
+func.func @vector_matrix(%v: tensor<100xf32>, %w: tensor<100x37xf32>, %u: tensor<37xf32>) -> (tensor<37xf32>, tensor<100xf32>) {
+  %0 = "hlo.dot_general"(%v, %w) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 0>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<100xf32>, tensor<100x37xf32>) -> tensor<37xf32>
+  %1 = "hlo.dot_general"(%w, %u) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<100x37xf32>, tensor<37xf32>) -> tensor<100xf32>
+  return %0, %1 : tensor<37xf32>, tensor<100xf32>
+}

@@ -876,3 +876,23 @@ def test_register_tiles_keep_the_stack_flat(bits):
             in_entry = False
         elif "llvm.alloca" in stripped:
             assert in_entry, f"an alloca outside its function's entry block: {stripped}"
+
+
+# Vector products without BLAS (exported code, CompileOptions(blas=False)): a vector times
+# a matrix runs with the contraction outside (hlo_to_linalg/dot.py), a matrix times a
+# vector as a row reduction; odd lengths leave partial vectors at both ends.
+@pytest.mark.parametrize("k, n", [(1, 1), (3, 5), (100, 37), (1000, 777), (129, 4099)], ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int8])
+@pytest.mark.parametrize("vector_first", [True, False])
+def test_vector_products_without_blas(k, n, dtype, vector_first):
+    rng = np.random.default_rng(k * 1000 + n)
+    v = (rng.standard_normal(k) * 4).astype(dtype)
+    w = (rng.standard_normal((k, n) if vector_first else (n, k)) * 4).astype(dtype)
+    args = (v, w) if vector_first else (w, v)
+    got = mlc.jit(lambda a, b: a @ b, options=CompileOptions(blas=False))(*args)
+    want = args[0] @ args[1]
+    assert got.shape == want.shape and got.dtype == want.dtype
+    if np.dtype(dtype).kind == "f":
+        np.testing.assert_allclose(got, want, rtol=TOL[np.dtype(dtype)] * 10, atol=TOL[np.dtype(dtype)] * k)
+    else:
+        np.testing.assert_array_equal(got, want)  # (int8 wraps in both)

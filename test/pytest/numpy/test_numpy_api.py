@@ -110,10 +110,25 @@ def test_all_any_cumsum_and_methods():
 
 
 @pytest.mark.parametrize("sa,sb", [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
-                                   ((2, 3, 4), (4, 5)), ((2, 1, 3, 4), (5, 4, 2))])
+                                   ((2, 3, 4), (4, 5)), ((2, 1, 3, 4), (5, 4, 2)), ((2, 3, 4), (4,)),
+                                   ((4,), (2, 3, 4, 5)), ((37, 129), (129,)), ((129,), (129, 37))])
 def test_matmul(sa, sb):
     a, b = f32(*sa), f32(*sb)
     close(run(mnp.matmul, a, b), np.matmul(a, b), tol=1e-4)
+
+
+@pytest.mark.parametrize("sa,sb", [((300, 200), (200,)), ((200,), (200, 300)), ((2, 30, 20), (20,))])
+def test_matmul_contracts_a_vector_as_it_is(sa, sb):
+    """A vector operand is contracted directly (one dot_general, no unit dim added and
+    squeezed): a matrix-vector product is then a row reduction, vectorized without BLAS."""
+    a, b = f32(*sa), f32(*sb)
+    lowered = mlc.jit(mnp.matmul).lower(a, b)
+    text = lowered.as_text()
+    assert text.count("hlo.dot_general") == 1 and "hlo.reshape" not in text
+    compiled = mlc.jit(mnp.matmul, options=mlc.CompileOptions(blas=False)).lower(a, b).compile()
+    close(compiled(a, b), np.matmul(a, b), tol=1e-4)
+    with pytest.raises(ValueError, match=r"matmul: contracted dimensions differ: \(300, 200\) @ \(3,\)"):
+        mnp.matmul(f32(300, 200), f32(3))
 
 
 def test_dot_tensordot_einsum():

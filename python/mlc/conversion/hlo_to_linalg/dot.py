@@ -74,20 +74,30 @@ def lower_dot_general(op, sig):
     n_loops = nb + nl + nr + nc
     contract_base = nb + nl + nr
 
+    # A vector times a matrix whose free dims follow its contracting ones in memory (x @ W
+    # for one row x): the contracting loops go outside, so the innermost loop runs along
+    # W's rows and the output (out[n:n+16] += x[k] * W[k, n:n+16], vectorized) instead of
+    # down W's columns, one element at a time (a (1000,) @ (1000, 777) without BLAS: 990 us).
+    reduce_outside = nb == 0 and nl == 0 and nr > 0 and max(rc) < min(rhs_free)
+    free_base = nc if reduce_outside else nb + nl  # where the rhs free loops start
+    contracting_base = 0 if reduce_outside else contract_base
+
     lhs_loop = {d: i for i, d in enumerate(lb)}
     lhs_loop.update({d: nb + i for i, d in enumerate(lhs_free)})
-    lhs_loop.update({d: contract_base + i for i, d in enumerate(lc)})
+    lhs_loop.update({d: contracting_base + i for i, d in enumerate(lc)})
     rhs_loop = {d: i for i, d in enumerate(rb)}
-    rhs_loop.update({d: nb + nl + i for i, d in enumerate(rhs_free)})
-    rhs_loop.update({d: contract_base + i for i, d in enumerate(rc)})
+    rhs_loop.update({d: free_base + i for i, d in enumerate(rhs_free)})
+    rhs_loop.update({d: contracting_base + i for i, d in enumerate(rc)})
 
     result_type = op.results[0].type
     et = result_type.element_type
     init = linalg.fill(const(et, 0), outs=[empty(result_type)])
+    out_loops = list(range(nc, n_loops)) if reduce_outside else list(range(contract_base))
     maps = [projection(n_loops, [lhs_loop[d] for d in range(lhs.rank)]),
             projection(n_loops, [rhs_loop[d] for d in range(rhs.rank)]),
-            projection(n_loops, list(range(contract_base)))]
-    iterators = [PARALLEL] * contract_base + [REDUCTION] * nc
+            projection(n_loops, out_loops)]
+    iterators = ([REDUCTION] * nc + [PARALLEL] * nr if reduce_outside
+                 else [PARALLEL] * contract_base + [REDUCTION] * nc)
 
     def body(x, y, acc):
         x = convert_scalar(x, lhs.element_type, et, sig.operand_unsigned(0), sig.result_unsigned())
