@@ -91,6 +91,14 @@ progs = [
  ('cumsum rows int64', lambda a: mnp.cumsum(a, axis=1), lambda a: np.cumsum(a, axis=1), (rng.integers(-9, 9, (1000, 777)),)),
  ('take_along_axis full', lambda a, i: mnp.take_along_axis(a, i, axis=1), lambda a, i: np.take_along_axis(a, i, axis=1),
   (x, np.argsort(x, axis=1).astype(np.int32))),
+ ('sort rows int32', lambda a: mnp.sort(a, axis=1), lambda a: np.sort(a, axis=1), (rng.integers(0, 1000, (1000, 777)).astype(np.int32),)),
+ ('argsort 1d 1e5', lambda a: mnp.argsort(a), lambda a: np.argsort(a, kind='stable'), (v,)),
+ ('sort 1d f64 1e5', lambda a: mnp.sort(a), lambda a: np.sort(a), (v.astype(np.float64),)),
+ ('column tanh', lambda a: mnp.tanh(a) * 2 + 1, lambda a: np.tanh(a) * f32(2) + f32(1), (v.reshape(-1, 1),)),
+ ('scatter add rows', lambda i, u: mnp.zeros((1000, 16), mnp.float32).at[i].add(u),
+  lambda i, u: (lambda o: (np.add.at(o, i, u), o)[1])(np.zeros((1000, 16), f32)), (idx, rng.standard_normal((20000, 16)).astype(f32))),
+ ('softmax rows', lambda a: nn.softmax(a, axis=1), lambda a: (lambda e: e / e.sum(1, keepdims=True))(np.exp(a - a.max(1, keepdims=True))), (x,)),
+ ('matvec', lambda a, b: a @ b, lambda a, b: a @ b, (x, v[:777])),
 ]
 def p25(fn, args, n):
     ts = []
