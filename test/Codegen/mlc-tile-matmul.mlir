@@ -1,8 +1,8 @@
 // Both vector widths MLC targets, whatever the host: N is two registers of f32 (16 or 32).
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=1" | FileCheck %s -D\$N=16
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=2" | FileCheck %s --check-prefix=THREADS -D\$N=16
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=512 threads=1" | FileCheck %s -D\$N=32
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=512 threads=2" | FileCheck %s --check-prefix=THREADS -D\$N=32
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=1 l2-bytes=524288" | FileCheck %s -D\$N=16
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=256 threads=2 l2-bytes=524288" | FileCheck %s --check-prefix=THREADS -D\$N=16
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=512 threads=1 l2-bytes=524288" | FileCheck %s -D\$N=32
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-tile-matmul="register-bits=512 threads=2 l2-bytes=524288" | FileCheck %s --check-prefix=THREADS -D\$N=32
 
 // A 32x64x32 f32 matmul: 4xN output tiles (two registers of f32 per row) held in a
 // vector<4xNxf32> iter_arg across the whole K loop; one vector FMA chain per k.
@@ -335,4 +335,40 @@ func.func @broadcast_weight(%x: tensor<8x128x64xf32>, %w: tensor<64x96xf32>, %z:
     linalg.yield %s : f32
   } -> tensor<8x128x96xf32>
   return %r : tensor<8x128x96xf32>
+}
+
+// -----
+
+// A matmul with an epilogue whose B (512 x 512 f32, 1 MiB) does not fit in L2 (512 KiB
+// here): the tiles would read all of B again for every 4 rows, so it is left to the
+// packed kernel (mlc-blas), which fuses the epilogue too. With B in L2 (@dense_relu) the
+// tiles take it.
+// CHECK-LABEL: func @dense_big_weight
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-NOT: vector.transfer_read
+// CHECK: return
+#ba = affine_map<(m, n, k) -> (m, k)>
+#bb = affine_map<(m, n, k) -> (k, n)>
+#bc = affine_map<(m, n, k) -> (m, n)>
+#bid = affine_map<(m, n) -> (m, n)>
+#brow = affine_map<(m, n) -> (n)>
+func.func @dense_big_weight(%x: tensor<64x512xf32>, %w: tensor<512x512xf32>, %b: tensor<512xf32>) -> tensor<64x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x512xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x512xf32>) -> tensor<64x512xf32>
+  %r = linalg.generic {indexing_maps = [#ba, #bb, #bc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<64x512xf32>, tensor<512x512xf32>) outs(%z : tensor<64x512xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x512xf32>
+  %e2 = tensor.empty() : tensor<64x512xf32>
+  %o = linalg.generic {indexing_maps = [#bid, #brow, #bid], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %b : tensor<64x512xf32>, tensor<512xf32>) outs(%e2 : tensor<64x512xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<64x512xf32>
+  return %o : tensor<64x512xf32>
 }

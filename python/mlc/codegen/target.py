@@ -82,20 +82,37 @@ def sequential_beside_blas(setting: int = -1) -> bool:
 
 
 _DEFAULT_LLC_BYTES = 8 << 20
+_DEFAULT_L2_BYTES = 256 << 10
 
 
-def last_level_cache_bytes() -> int:
-    """The largest CPU cache of this host (sysfs), or 8 MiB when it cannot be read."""
-    best = 0
+@functools.cache
+def _cache_sizes() -> dict[int, int]:
+    """{cache level: bytes} of cpu0's data and unified caches (sysfs); empty when unreadable."""
+    sizes: dict[int, int] = {}
     base = "/sys/devices/system/cpu/cpu0/cache"
     try:
         for entry in os.listdir(base):
             if not entry.startswith("index"):
                 continue
+            with open(f"{base}/{entry}/type") as f:
+                if f.read().strip() == "Instruction":
+                    continue
+            with open(f"{base}/{entry}/level") as f:
+                level = int(f.read().strip())
             with open(f"{base}/{entry}/size") as f:
                 text = f.read().strip()
             scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
-            best = max(best, int(text.rstrip("KMG")) * scale)
+            sizes[level] = max(sizes.get(level, 0), int(text.rstrip("KMG")) * scale)
     except (OSError, ValueError):
-        pass
-    return best or _DEFAULT_LLC_BYTES
+        return {}
+    return sizes
+
+
+def last_level_cache_bytes() -> int:
+    """The largest CPU cache of this host (sysfs), or 8 MiB when it cannot be read."""
+    return max(_cache_sizes().values(), default=0) or _DEFAULT_LLC_BYTES
+
+
+def l2_cache_bytes() -> int:
+    """One core's level-2 cache (sysfs), or 256 KiB when it cannot be read."""
+    return _cache_sizes().get(2) or _DEFAULT_L2_BYTES

@@ -49,11 +49,12 @@ from dataclasses import dataclass
 
 from mlir import ir
 
+from ..dialects.hlo.types import element_bits
 from ..transforms.pass_base import Pass
 from .blas import compute_type, strategy
 from .contraction import Contraction, match_contraction, register_tile, remainders
 from .loops import inside_parallel_loop
-from .target import num_threads, vector_register_bits
+from .target import l2_cache_bytes, num_threads, vector_register_bits
 from .transform_script import PEELED_SIZES, apply_transform_script, drop_attributes, script_module
 
 _TAG = "mlc.tile_matmul"
@@ -265,6 +266,13 @@ def fold_broadcast_operands(module: ir.Operation) -> None:
 # With an elementwise epilogue (bias, activation) the register tiles keep the product in
 # registers through it, one loop nest; up to this size that matched or beat the packed
 # kernel plus a separate epilogue loop (benchmarks/results/gemm.md, "epilogue" table).
+# But the tiles read all of B again for every 4 rows of A: only while B stays in one
+# core's L2 cache (target.l2_cache_bytes). Beyond it the packed kernel (which now fuses
+# the epilogue too) won at every size measured (2026-12-05, 2 threads, 512 KiB L2, p25
+# of 300 calls, tiles against packed, us): 64x512x512 + bias 363 / 229, tanh 365 / 246,
+# gelu 379 / 294; 32x512x512 + bias 181 / 150 (B 1 MiB); with B in L2 they stay within
+# 0.9-1.15x of each other (256^3 222 / 210, 200x96x320 112 / 125) and tiles compile
+# ~45 ms faster.
 EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
 
 # The register tiles may be shared between threads from this many multiply-adds, every
@@ -279,17 +287,23 @@ EPILOGUE_TILED_MAX_MNK = 256 * 256 * 256
 PARALLEL_MIN_MNK = 1 << 18
 
 
-def _tiles(op, c: Contraction, bits: int) -> bool:
+def _tiles(op, c: Contraction, bits: int, l2_bytes: int) -> bool:
     """Whether this pass register-tiles the contraction (blas.strategy says "tiled"; or
-    "packed" but it has a fusible epilogue, is at most EPILOGUE_TILED_MAX_MNK and the tile
-    divides its extents)."""
+    "packed" but it has a fusible epilogue, is at most EPILOGUE_TILED_MAX_MNK, its B fits
+    in L2 and the tile divides its extents)."""
     choice = strategy(c, bits)
     if choice == "tiled":
         return True
     if choice != "packed" or c.mnk > EPILOGUE_TILED_MAX_MNK or compute_type(c.element_type) != c.element_type:
         return False
+    if c.size(c.k) * c.size(c.n) * _element_bytes(c) > l2_bytes:
+        return False  # B would be read again from beyond L2 for every row tile
     sizes = register_tile(c, bits)
     return sizes is not None and not remainders(c, sizes) and elementwise_epilogue(op, c) is not None
+
+
+def _element_bytes(c: Contraction) -> int:
+    return max(1, element_bits(c.element_type) // 8)
 
 
 def _single_user(value: ir.Value):
@@ -332,18 +346,20 @@ class TileMatmul(Pass):
     name = "mlc-tile-matmul"
     register_bits: int = 0  # 0 = the host CPU's vector register width
     threads: int = 0  # > 1 shares the M tiles between threads; 0 = num_threads()
+    l2_bytes: int = 0  # the cache an epilogue's tiles need B to fit in; 0 = the host's L2
 
     def run(self, module: ir.Operation) -> None:
         fold_broadcast_operands(module)
         bits = self.register_bits or vector_register_bits()
         threads = self.threads or num_threads()
+        l2_bytes = self.l2_bytes or l2_cache_bytes()
         plans: list[_Plan] = []
         i64 = ir.IntegerType.get_signless(64)
 
         def visit(op):
             if op.name == "linalg.generic":
                 c = match_contraction(op)
-                sizes = register_tile(c, bits) if c is not None and _tiles(op, c, bits) else None
+                sizes = register_tile(c, bits) if c is not None and _tiles(op, c, bits, l2_bytes) else None
                 if sizes is not None:
                     m = c.m[0]
                     tiles = -(-c.extents[m] // sizes[m])

@@ -896,3 +896,19 @@ def test_vector_products_without_blas(k, n, dtype, vector_first):
         np.testing.assert_allclose(got, want, rtol=TOL[np.dtype(dtype)] * 10, atol=TOL[np.dtype(dtype)] * k)
     else:
         np.testing.assert_array_equal(got, want)  # (int8 wraps in both)
+
+
+# An epilogue's register tiles read all of B again for every 4 rows of A: they are chosen
+# only while B fits in one core's L2 (the target's fact), else the packed kernel fuses the
+# epilogue. 64x256x256: B 256 KiB; 64x512x512: B 1 MiB.
+@pytest.mark.parametrize("m, k, n", [(64, 256, 256), (64, 512, 512), (32, 512, 512)], ids=str)
+def test_epilogue_tiles_only_while_b_fits_in_l2(m, k, n):
+    from mlc.codegen.target import l2_cache_bytes
+    rng = np.random.default_rng(m + k + n)
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    w = rng.standard_normal((k, n)).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    compiled = mlc.jit(lambda x, w, b: mnp.maximum(x @ w + b, 0.0),
+                       options=CompileOptions(blas=False)).lower(x, w, b).compile()
+    assert (MARK in compiled.as_text("codegen")) == (k * n * 4 > l2_cache_bytes())
+    np.testing.assert_allclose(compiled(x, w, b), np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-3)
