@@ -772,6 +772,8 @@ OTHER_FINDINGS: list[str] = [
     "reductions (reduce(transpose(x)) reduces x's dims), where the two transposes cancel: 0.060 ms, no "
     "transpose left, its reductions along x's columns.",
     "`--random 12 --seed 12` (2026-12-05, fifth session's end, tree 51f09d4): 12 chains, 0 slower than numpy eager, 0 failed or wrong, each also faster than jax.jit (MLC 0.022-2.05 ms against numpy 0.16-5.09 and jax 0.11-3.64).",
+    "`--random 16 --seed 13` (2026-12-05, sixth session, tree 99e0dd6): 16 chains, 0 slower than numpy eager, 0 failed or wrong, each faster than jax.jit (1.06-36x); compile 0.07-0.74 s against jax's 0.04-0.27.",
+    "`--random 16 --seed 14` (2026-12-05, sixth session, tree 2e9b687): 1 of 16 chains slower than numpy, none failed or wrong. Chain 1400053, tokens[64, 512]: center_columns -> linear (x - mean(x, 0), then x @ W + b with W 512 x 512), 0.340 ms against numpy's 0.283: the product with its bias epilogue went to mlc-tile-matmul's register tiles (the epilogue rule reached 256^3), which read all of W (1 MiB, twice the L2) again for every 4 rows: 363 us against 229 for the packed kernel with the same epilogue fused. Fixed: the tiles take an epilogue's matmul above the small-matmul rule only while B fits in one core's L2 (`codegen/tile_matmul.py`): the chain 0.236-0.298 ms against numpy's 0.237-0.285 in alternating runs (the product alone 225 against 215).",
 ]
 
 # Findings of the --random run (seed -> one line), written by hand after reproducing each.
