@@ -75,23 +75,29 @@ def if_else(condition: ir.Value, result_types, then_fn: Callable[[], Sequence[ir
     return list(branch.results)
 
 
-def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], body) -> list[ir.Value]:
-    """Every row as an iteration of an scf.forall (mlc-parallel-outline runs it on the thread
-    pool): body(row, slices, write_row) fills the row's own slices of the fresh tensors,
-    which are inserted back in parallel."""
-    loop = scf.ForallOp([0] * len(rows), rows, [1] * len(rows), shared_outs=fresh)
+def forall_slices(extents: list[int], fresh: list[ir.Value], offsets, sizes: list[int], body) -> list[ir.Value]:
+    """An scf.forall over `extents` (mlc-parallel-outline runs it on the thread pool) whose
+    iteration ivs fills its own slice of each fresh tensor, at offsets(ivs) with `sizes`:
+    body(ivs, slices) returns the filled slices, inserted back in parallel."""
+    loop = scf.ForallOp([0] * len(extents), extents, [1] * len(extents), shared_outs=fresh)
     with ir.InsertionPoint(loop.body):
         ivs, outs = list(loop.induction_variables), list(loop.inner_iter_args)
-        offsets = along(ivs, dim, 0)
-        sizes = along([1] * len(rows), dim, n)
-        slices = [extract_slice(o, ir.RankedTensorType.get(sizes, ir.RankedTensorType(o.type).element_type),
-                                offsets) for o in outs]
-        merged = body(ivs, slices, write_row=[index(0)] * len(ivs))
+        at = offsets(ivs)
+        slices = [extract_slice(o, ir.RankedTensorType.get(sizes, ir.RankedTensorType(o.type).element_type), at)
+                  for o in outs]
+        filled = body(ivs, slices)
         terminator = loop.terminator()
     with ir.InsertionPoint(terminator.region.blocks[0]):
-        for m, o in zip(merged, outs):
-            parallel_insert_slice(m, o, offsets)
+        for f, o in zip(filled, outs):
+            parallel_insert_slice(f, o, at)
     return list(loop.results)
+
+
+def _rows_in_parallel(rows: list[int], dim: int, n: int, fresh: list[ir.Value], body) -> list[ir.Value]:
+    """Every row as an iteration of an scf.forall: body(row, slices, write_row) fills the
+    row's own slices of the fresh tensors (write_row: where the row is in them)."""
+    return forall_slices(rows, fresh, lambda ivs: along(ivs, dim, 0), along([1] * len(rows), dim, n),
+                         lambda ivs, slices: body(ivs, slices, write_row=[index(0)] * len(ivs)))
 
 
 def each_row(shape: list[int], dim: int, length: int, fresh: list[ir.Value], work: int, body) -> list[ir.Value]:

@@ -24,15 +24,15 @@ from __future__ import annotations
 import math
 
 from mlir import ir
-from mlir.dialects import arith, scf, tensor
+from mlir.dialects import arith, tensor
 
 from ...codegen.parallel import worth_work
 from ...codegen.target import num_threads
-from .loops import along, index
+from .loops import along, forall_slices, index
 from .merge import Runs, co_rank, merge_part
 from .radix_sort import key_type, radix_passes, sort_key, word_layout
 from .registry import PARALLEL, empty, generic_n, identity_map, loop_index
-from .slicing import extract_slice, parallel_insert_slice
+from .slicing import extract_slice
 
 HALVES = 2
 
@@ -47,21 +47,9 @@ def worth_splitting(shape: list[int], dim: int, work: int) -> bool:
 def _halves_in_parallel(fresh: list[ir.Value], dim: int, h: int, body) -> list[ir.Value]:
     """scf.forall c in 0..1 over tensors whose `dim` is 2h long (every other dim 1):
     body(c, slices) fills half c's slices (h long along dim), inserted back in parallel."""
-    loop = scf.ForallOp([0], [HALVES], [1], shared_outs=fresh)
-    with ir.InsertionPoint(loop.body):
-        (c,) = loop.induction_variables
-        outs = list(loop.inner_iter_args)
-        rank = ir.RankedTensorType(outs[0].type).rank
-        offsets = along([index(0)] * (rank - 1), dim, arith.muli(c, index(h)))
-        sizes = along([1] * (rank - 1), dim, h)
-        slices = [extract_slice(o, ir.RankedTensorType.get(sizes, ir.RankedTensorType(o.type).element_type),
-                                offsets) for o in outs]
-        filled = body(c, slices)
-        terminator = loop.terminator()
-    with ir.InsertionPoint(terminator.region.blocks[0]):
-        for f, o in zip(filled, outs):
-            parallel_insert_slice(f, o, offsets)
-    return list(loop.results)
+    rank = ir.RankedTensorType(fresh[0].type).rank
+    return forall_slices([HALVES], fresh, lambda ivs: along([index(0)] * (rank - 1), dim, arith.muli(ivs[0], index(h))),
+                         along([1] * (rank - 1), dim, h), lambda ivs, slices: body(ivs[0], slices))
 
 
 def sorted_halves(x: ir.Value, dim: int, descending: bool, unsigned: bool,
