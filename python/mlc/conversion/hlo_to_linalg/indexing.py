@@ -15,7 +15,8 @@ histogram): an scf.forall gives each thread a private copy of the operand's shap
 with the combiner's identity and a share of the updates' outer dim, then one
 linalg.generic combines the operand with the private copies. Worth it when the updates
 pass the thread rule and outnumber the private copies' elements PRIVATE_RATIO times (each
-copy is filled and read once). 20,000 indices into 1,000 bins: 33 -> 21 us a call. Like
+copy is filled and read once). 20,000 indices into 1,000 bins: 31 -> 16 us a call, with the
+index column's kernel vectorized (mlc-vectorize's joined short rows); numpy 27. Like
 XLA's, the order in which colliding float updates add up is then unspecified.
 """
 
