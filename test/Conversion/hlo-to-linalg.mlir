@@ -878,3 +878,16 @@ func.func @vector_matrix(%v: tensor<100xf32>, %w: tensor<100x37xf32>, %u: tensor
   %1 = "hlo.dot_general"(%w, %u) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<100x37xf32>, tensor<37xf32>) -> tensor<100xf32>
   return %0, %1 : tensor<37xf32>, tensor<100xf32>
 }
+
+// -----
+
+// No contracting dims (a scalar times a vector, fuzz run 30): all loops parallel, the
+// vector-matrix order does not apply.
+// CHECK-LABEL: func @scalar_times_vector
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%arg0, %arg1 : tensor<i16>, tensor<5xi16>)
+// CHECK:   arith.muli
+// CHECK:   arith.addi
+func.func @scalar_times_vector(%a: tensor<i16>, %b: tensor<5xi16>) -> tensor<5xi16> {
+  %0 = "hlo.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64>} : (tensor<i16>, tensor<5xi16>) -> tensor<5xi16>
+  return %0 : tensor<5xi16>
+}

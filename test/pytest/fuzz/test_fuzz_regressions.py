@@ -396,6 +396,20 @@ def test_window_reduction_over_a_strided_padded_view(dtype, name):
     _agree(text, np.zeros((0, 0, 3), dtype), np.array(7, dtype))
 
 
+@pytest.mark.parametrize("name,dtype", [("i16", np.int16), ("f32", np.float32), ("f64", np.float64)])
+@pytest.mark.parametrize("n", [1, 5, 33])
+def test_product_of_a_scalar_and_a_vector_without_contraction(name, dtype, n):
+    """Fuzz run 30: a dot_general with no contracting dims (an outer product of a scalar
+    and a vector) failed to lower (max() of no contracting dims) when the vector-matrix
+    rule of this session asked whether the contraction could go outside."""
+    text = f"""func.func @main(%a: tensor<{name}>, %b: tensor<{n}x{name}>) -> tensor<{n}x{name}> {{
+  %0 = "hlo.dot_general"(%a, %b) {{lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64>}} : (tensor<{name}>, tensor<{n}x{name}>) -> tensor<{n}x{name}>
+  return %0 : tensor<{n}x{name}>
+}}"""
+    rng = np.random.default_rng(n)
+    _agree(text, np.array(3, dtype), (rng.standard_normal(n) * 9).astype(dtype))
+
+
 def test_product_with_a_subnormal_partial_product_is_not_checked():
     """Oracle fix (fuzz run 28): f64 reduce_window mul over -1, -1.44, 2.2e-308, -4.2e-3 and
     init values: an order that multiplies 2.2e-308 by 4.2e-3 first goes subnormal and keeps

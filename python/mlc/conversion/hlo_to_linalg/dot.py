@@ -78,7 +78,7 @@ def lower_dot_general(op, sig):
     # for one row x): the contracting loops go outside, so the innermost loop runs along
     # W's rows and the output (out[n:n+16] += x[k] * W[k, n:n+16], vectorized) instead of
     # down W's columns, one element at a time (a (1000,) @ (1000, 777) without BLAS: 990 us).
-    reduce_outside = nb == 0 and nl == 0 and nr > 0 and max(rc) < min(rhs_free)
+    reduce_outside = nb == 0 and nl == 0 and nc > 0 and nr > 0 and max(rc) < min(rhs_free)
     free_base = nc if reduce_outside else nb + nl  # where the rhs free loops start
     contracting_base = 0 if reduce_outside else contract_base
 
