@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ..dialects.hlo.types import element_bits
+from ..dialects.hlo.types import element_bytes
 from ..transforms.pass_base import Pass
 from .blas import compute_type, strategy
 from .contraction import Contraction, match_contraction, register_tile, remainders
@@ -296,14 +296,10 @@ def _tiles(op, c: Contraction, bits: int, l2_bytes: int) -> bool:
         return True
     if choice != "packed" or c.mnk > EPILOGUE_TILED_MAX_MNK or compute_type(c.element_type) != c.element_type:
         return False
-    if c.size(c.k) * c.size(c.n) * _element_bytes(c) > l2_bytes:
+    if c.size(c.k) * c.size(c.n) * element_bytes(c.element_type) > l2_bytes:
         return False  # B would be read again from beyond L2 for every row tile
     sizes = register_tile(c, bits)
     return sizes is not None and not remainders(c, sizes) and elementwise_epilogue(op, c) is not None
-
-
-def _element_bytes(c: Contraction) -> int:
-    return max(1, element_bits(c.element_type) // 8)
 
 
 def _single_user(value: ir.Value):

@@ -632,8 +632,8 @@ def collapse_short_rows(op, register_bits: int) -> bool:
     rank = len(iterators)
     if rank < 2 or any("parallel" not in it for it in iterators):
         return False
-    identity = ir.AffineMap.get_identity(rank)
-    if any(ir.AffineMapAttr(a).value != identity for a in op.attributes["indexing_maps"]):
+    every_loop = ir.AffineMap.get_identity(rank)
+    if any(ir.AffineMapAttr(a).value != every_loop for a in op.attributes["indexing_maps"]):
         return False
     if any(inner.operation.name == "linalg.index" for inner in op.regions[0].blocks[0].operations):
         return False  # (its loop numbers would change)
@@ -644,7 +644,7 @@ def collapse_short_rows(op, register_bits: int) -> bool:
     keep = rank - 1  # the loops from `keep` on become one
     while keep > 0 and math.prod(types[0].shape[keep:]) < lanes:
         joined = keep - 1
-        if not all(_contiguous_from(t, joined) for t in types):
+        if not all(_unit_last_stride(t) and _contiguous_from(t, joined) for t in types):
             break
         keep = joined
     if keep == rank - 1:
@@ -659,9 +659,10 @@ def collapse_short_rows(op, register_bits: int) -> bool:
 
 
 def _contiguous_from(t: ir.MemRefType, first: int) -> bool:
-    """Whether t's dims from `first` on are one contiguous run of unit-stride elements."""
+    """Whether t's strides are static and its dims from `first` on one run of memory (each
+    dim's stride its inner neighbour's times that one's size)."""
     strides = _static_strides(t)
-    return strides is not None and strides[-1] == 1 and all(
+    return strides is not None and all(
         strides[j] == strides[j + 1] * t.shape[j + 1] for j in range(first, t.rank - 1))
 
 
@@ -688,10 +689,8 @@ def collapse_reduction_loops(op) -> bool:
     for i, (t, dims) in enumerate(zip(types, _map_dims(op))):
         if dims != (list(range(rank)) if i < inputs else list(range(k))):
             return False
-        if i < inputs:
-            strides = _static_strides(t)
-            if strides is None or any(strides[j] != strides[j + 1] * t.shape[j + 1] for j in range(k, rank - 1)):
-                return False
+        if i < inputs and not _contiguous_from(t, k):
+            return False
     with ir.InsertionPoint(op), op.location:
         for i in range(inputs):
             op.operands[i] = _collapse_trailing(op.operands[i], types[i], k)

@@ -14,11 +14,12 @@ out; a merge can make their callers equal in turn (two parallel dispatchers that
 the same body), so it repeats until nothing changes. Public functions (entries and their C
 interfaces) keep their names and bodies.
 
-Printing is the cost (an LLVM-dialect function about 0.3 ms; the renames are one walk of the
-module for all of them, `_rename_uses`), and the pipeline runs the pass
-twice: on mlc-split-functions' parts, then on the LLVM dialect. A function the first run left unique is marked UNIQUE; the
-next run compares only unmarked ones at first (a lowered part does not become equal to
-another), and everything once something merged (its callers may now be equal).
+Printing is the cost (an LLVM-dialect function about 0.3 ms; the renames are one walk of
+the module for all of them, `_rename_uses`), and the pipeline runs the pass twice: on
+mlc-split-functions' parts, then on the LLVM dialect. A function the first run left unique
+is marked UNIQUE; the next run compares only unmarked ones at first (a lowered part does
+not become equal to another), and everything once something merged (its callers may now
+be equal).
 """
 
 from __future__ import annotations

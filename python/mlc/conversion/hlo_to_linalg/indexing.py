@@ -22,23 +22,19 @@ XLA's, the order in which colliding float updates add up is then unspecified.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import arith, scf, tensor
-
-import math
-
-from mlir.dialects import linalg
+from mlir.dialects import arith, linalg, tensor
 
 from ...codegen.parallel import worth_work
 from ...codegen.target import num_threads
 from ...dialects.hlo.types import is_bool
-from .loops import for_nest, for_range, if_else
+from .loops import for_nest, for_range, forall_slices, if_else
 from .loops import index as _index
 from .registry import PARALLEL, REDUCTION, empty, generic, identity_map, loop_index, lowering, projection
-from .scalar import combine, identity
-from .slicing import extract_slice, parallel_insert_slice
+from .scalar import IDENTITIES, combine, identity
 from .slicing import clamp_start, to_index
 
 
@@ -168,7 +164,7 @@ _UPDATE_COST = 8
 def _worth_privatizing(kind: str, et: ir.Type, operand: ir.RankedTensorType, updates: ir.RankedTensorType,
                        threads: int) -> bool:
     count = math.prod(updates.shape)
-    return (threads >= 2 and kind in ("add", "mul", "max", "min") and not is_bool(et)
+    return (threads >= 2 and kind in IDENTITIES and not is_bool(et)
             and updates.rank >= 1 and updates.shape[0] >= threads
             and count >= PRIVATE_RATIO * threads * math.prod(operand.shape)
             and worth_work(count * _UPDATE_COST))
@@ -182,23 +178,20 @@ def _privatized(operand: ir.Value, updates_shape: list[int], kind: str, unsigned
     et, rank = t.element_type, t.rank
     share = -(-updates_shape[0] // threads)
     copies_type = ir.RankedTensorType.get([threads, *t.shape], et)
-    loop = scf.ForallOp([0], [threads], [1], shared_outs=[empty(copies_type)])
-    with ir.InsertionPoint(loop.body):
-        (c,) = loop.induction_variables
-        (copies,) = loop.inner_iter_args
-        offsets = [c] + [0] * rank
-        own = linalg.fill(identity(kind, et, unsigned), outs=[extract_slice(copies, t, offsets, sizes=[1, *t.shape])])
+
+    def fill_copy(ivs, slices):
+        (c,), (own,) = ivs, slices
+        own = linalg.fill(identity(kind, et, unsigned), outs=[own])
         first = arith.muli(c, _index(share))
         last = arith.minsi(arith.addi(first, _index(share)), _index(updates_shape[0]))
 
         def outer(i, carried):
             return for_nest(updates_shape[1:], carried, lambda idx, inner: apply_update([i, *idx], inner[0]))
 
-        (own,) = for_range(first, last, _index(1), [own], outer)
-        terminator = loop.terminator()
-    with ir.InsertionPoint(terminator.region.blocks[0]):
-        tensor.ParallelInsertSliceOp(own, copies, [c], [], [], [ir.ShapedType.get_dynamic_stride_or_offset()] + [0] * rank,
-                                     [1, *t.shape], [1] * (rank + 1))
+        return for_range(first, last, _index(1), [own], outer)
+
+    (copies,) = forall_slices([threads], [empty(copies_type)], lambda ivs: [ivs[0]] + [0] * rank,
+                              [1, *t.shape], fill_copy, slice_shape=list(t.shape))
     # operand (+) copy 0 (+) copy 1 ...: the copies' dim is the generic's reduction loop.
-    return generic([loop.results[0]], operand, [identity_map(rank + 1), projection(rank + 1, range(1, rank + 1))],
+    return generic([copies], operand, [identity_map(rank + 1), projection(rank + 1, range(1, rank + 1))],
                    [REDUCTION] + [PARALLEL] * rank, lambda v, acc: combine(kind, et, acc, v, unsigned))

@@ -75,21 +75,24 @@ def if_else(condition: ir.Value, result_types, then_fn: Callable[[], Sequence[ir
     return list(branch.results)
 
 
-def forall_slices(extents: list[int], fresh: list[ir.Value], offsets, sizes: list[int], body) -> list[ir.Value]:
+def forall_slices(extents: list[int], fresh: list[ir.Value], offsets, sizes: list[int], body,
+                  slice_shape: list[int] | None = None) -> list[ir.Value]:
     """An scf.forall over `extents` (mlc-parallel-outline runs it on the thread pool) whose
-    iteration ivs fills its own slice of each fresh tensor, at offsets(ivs) with `sizes`:
-    body(ivs, slices) returns the filled slices, inserted back in parallel."""
+    iteration ivs fills its own slice of each fresh tensor, at offsets(ivs) with `sizes`
+    (typed `slice_shape` when given: `sizes` without unit dims): body(ivs, slices) returns
+    the filled slices, inserted back in parallel."""
+    shape = sizes if slice_shape is None else slice_shape
     loop = scf.ForallOp([0] * len(extents), extents, [1] * len(extents), shared_outs=fresh)
     with ir.InsertionPoint(loop.body):
         ivs, outs = list(loop.induction_variables), list(loop.inner_iter_args)
         at = offsets(ivs)
-        slices = [extract_slice(o, ir.RankedTensorType.get(sizes, ir.RankedTensorType(o.type).element_type), at)
-                  for o in outs]
+        slices = [extract_slice(o, ir.RankedTensorType.get(shape, ir.RankedTensorType(o.type).element_type), at,
+                                sizes=sizes) for o in outs]
         filled = body(ivs, slices)
         terminator = loop.terminator()
     with ir.InsertionPoint(terminator.region.blocks[0]):
         for f, o in zip(filled, outs):
-            parallel_insert_slice(f, o, at)
+            parallel_insert_slice(f, o, at, sizes)
     return list(loop.results)
 
 

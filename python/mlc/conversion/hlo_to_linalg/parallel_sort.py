@@ -30,7 +30,7 @@ from ...codegen.parallel import worth_work
 from ...codegen.target import num_threads
 from .loops import along, forall_slices, index
 from .merge import Runs, co_rank, merge_part
-from .radix_sort import key_type, radix_passes, sort_key, word_layout
+from .radix_sort import key_type, radix_passes, row_values, sort_key, word_layout
 from .registry import PARALLEL, empty, generic_n, identity_map, loop_index
 from .slicing import extract_slice
 
@@ -65,14 +65,11 @@ def sorted_halves(x: ir.Value, dim: int, descending: bool, unsigned: bool,
     payload_type = result_type.element_type
     kinds, shift, pack, unpack = word_layout(kt, payload_type)
 
-    values = extract_slice(x, ir.RankedTensorType.get([n], t.element_type), along(zeros, dim, 0),
-                           sizes=along([1] * (rank - 1), dim, n))
-
     def to_words(v, *_outs):
         payload = loop_index(0, payload_type) if positions else v
         return pack(sort_key(v, descending, unsigned), payload)
 
-    words = generic_n([values], [empty(ir.RankedTensorType.get([n], k)) for k in kinds],
+    words = generic_n([row_values(x, zeros, dim)], [empty(ir.RankedTensorType.get([n], k)) for k in kinds],
                       [identity_map(1)] * (1 + len(kinds)), [PARALLEL], to_words)
 
     def sort_half(c, slices):

@@ -110,14 +110,18 @@ def sort_keys(x: ir.Value, descending: bool, unsigned: bool) -> ir.Value:
                    lambda v, _out: sort_key(v, descending, unsigned))
 
 
-def row_keys(x: ir.Value, row: list[ir.Value], dim: int, descending: bool, unsigned: bool) -> ir.Value:
-    """The keys of one row of `x` (the row is `row` with every position along `dim`), as a
-    1-D tensor computed when the row is sorted: it is still in cache when read."""
+def row_values(x: ir.Value, row: list[ir.Value], dim: int) -> ir.Value:
+    """One row of `x` (the row is `row` with every position along `dim`) as a 1-D tensor."""
     t = ir.RankedTensorType(x.type)
     n = t.shape[dim]
-    values = extract_slice(x, ir.RankedTensorType.get([n], t.element_type), along(row, dim, 0),
-                           sizes=along([1] * (t.rank - 1), dim, n))
-    return sort_keys(values, descending, unsigned)
+    return extract_slice(x, ir.RankedTensorType.get([n], t.element_type), along(row, dim, 0),
+                         sizes=along([1] * (t.rank - 1), dim, n))
+
+
+def row_keys(x: ir.Value, row: list[ir.Value], dim: int, descending: bool, unsigned: bool) -> ir.Value:
+    """The keys of one row of `x` (row_values), as a 1-D tensor computed when the row is
+    sorted: it is still in cache when read."""
+    return sort_keys(row_values(x, row, dim), descending, unsigned)
 
 
 def _digit(key: ir.Value, shift: int, digit: int) -> ir.Value:

@@ -96,16 +96,20 @@ def combine(kind: str, t: ir.Type, a: ir.Value, b: ir.Value, unsigned: bool = Fa
     return COMBINERS[kind](t, unsigned)(a, b)
 
 
+# The combiners' identities (t, unsigned) -> value: add 0, mul 1, max -inf or the smallest
+# integer, min the reverse; the bitwise combiners have none here.
+IDENTITIES = {
+    "add": lambda t, u: const(t, 0),
+    "mul": lambda t, u: const(t, 1),
+    "max": lambda t, u: extreme(t, False, u),
+    "min": lambda t, u: extreme(t, True, u),
+}
+
+
 def identity(kind: str, t: ir.Type, unsigned: bool) -> ir.Value | None:
-    """The combiner's identity (add: 0, mul: 1, max: -inf / the smallest integer, min: the
-    reverse), None for the bitwise ones."""
-    if kind == "add":
-        return const(t, 0)
-    if kind == "mul":
-        return const(t, 1)
-    if kind in ("max", "min"):
-        return extreme(t, kind == "min", unsigned)
-    return None
+    """The combiner's identity (IDENTITIES), None for one without."""
+    make = IDENTITIES.get(kind)
+    return make(t, unsigned) if make is not None else None
 
 
 def extreme(t: ir.Type, largest: bool, unsigned: bool) -> ir.Value:

@@ -37,11 +37,12 @@ def insert_slice(source: ir.Value, dest: ir.Value, offsets, strides=None) -> ir.
                                list(strides))
 
 
-def parallel_insert_slice(source: ir.Value, dest: ir.Value, offsets) -> None:
-    """tensor.parallel_insert_slice (in an scf.forall's terminator) with unit strides."""
-    shape = list(ir.RankedTensorType(source.type).shape)
+def parallel_insert_slice(source: ir.Value, dest: ir.Value, offsets, sizes=None) -> None:
+    """tensor.parallel_insert_slice (in an scf.forall's terminator) with unit strides; sizes
+    default to the source's shape (given, the unit ones the source leaves out are added)."""
+    sizes = list(ir.RankedTensorType(source.type).shape) if sizes is None else list(sizes)
     dynamic, static = _offsets(offsets)
-    tensor.ParallelInsertSliceOp(source, dest, dynamic, [], [], static, shape, [1] * len(shape))
+    tensor.ParallelInsertSliceOp(source, dest, dynamic, [], [], static, sizes, [1] * len(sizes))
 
 
 @lowering("reverse")
