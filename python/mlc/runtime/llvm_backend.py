@@ -11,8 +11,10 @@ every LLVM call, so the parts of a module compile on as many threads at once. A 
 cut at function boundaries (`split_module`): each part keeps the module's globals,
 declarations and attributes, its share of the functions (balanced by size, each made
 external so the other parts can call it) and a declaration of the others; the always-inline
-math helpers go into every part. Modules under SPLIT_MIN_LINES of LLVM IR, or whose
-functions cannot be balanced, stay whole.
+math helpers go into every part. A function's size counts the helpers it will inline at each
+call. A module is cut only when its lightest part would still have SPLIT_MIN_PART lines:
+what a part saves is the lightest part's code generation, what it costs is ~2 ms per part
+(a module, a target machine, the copied helpers), more CPU time for less wall time.
 
 Why not MLIR's ExecutionEngine (kept as CompileOptions(jit="execution-engine")):
 it runs LLVM's whole -O2 pipeline, which re-does what MLC's passes did (vectorization,
@@ -112,11 +114,11 @@ def object_code(llvm_ir: str, opt_level: int = 2, cpu: str | None = None, featur
         lib.DisposeTargetMachine(machine)
 
 
-# Below this many lines of LLVM IR a module is compiled whole: a second thread saves less
-# than the copies of the helpers and declarations cost (chain40: 270 lines, decoder_block 4,600).
-SPLIT_MIN_LINES = 1500
-# A part must get at least this share of the functions' lines, or the split is not worth it.
-_MIN_SHARE = 0.2
+# The lines of function IR (helpers counted where inlined) the lightest part must get for a
+# cut. Measured on 2 threads on the corpus's modules: lightest parts of 400-560 lines saved
+# 9-26 ms of wall time for 5-7 ms more CPU time (mlp_block, softmax_xent, conv2d,
+# gru_cell); of 200-320 lines, 3-7 ms (patch_embed, lstm_cell, swiglu_ffn).
+SPLIT_MIN_PART = 380
 _LOCAL_LINKAGE = ("internal ", "private ")
 
 
@@ -136,7 +138,7 @@ def split_module(llvm_ir: str, parts: int) -> list[str]:
     define each function once (see the module docstring); [llvm_ir] when not worth it or
     not safe (a mutable global local to the module would be duplicated)."""
     lines = llvm_ir.split("\n")
-    if len(lines) < SPLIT_MIN_LINES or parts < 2:
+    if len(lines) < SPLIT_MIN_PART or parts < 2:
         return [llvm_ir]
     rest, functions = [], []
     i = 0
@@ -156,13 +158,14 @@ def split_module(llvm_ir: str, parts: int) -> list[str]:
     for f in functions:
         inlined = f[0].startswith("define internal ") and any(f" {g} " in f[0] + " " for g in inline_groups)
         (helpers if inlined else shared).append(f)
+    size = list(map(_inlined_size(helpers), shared))
     bins: list[list[int]] = [[] for _ in range(parts)]  # indices into `shared`
     sizes = [0] * parts
-    for i in sorted(range(len(shared)), key=lambda i: len(shared[i]), reverse=True):
+    for i in sorted(range(len(shared)), key=size.__getitem__, reverse=True):
         lightest = sizes.index(min(sizes))  # largest first, into the lightest part
         bins[lightest].append(i)
-        sizes[lightest] += len(shared[i])
-    if min(sizes) < _MIN_SHARE * sum(sizes) * 2 / parts:  # (an empty part among them)
+        sizes[lightest] += size[i]
+    if min(sizes) < SPLIT_MIN_PART:  # (an empty part among them)
         return [llvm_ir]
     modules = []
     for mine in map(set, bins):
@@ -180,6 +183,25 @@ def split_module(llvm_ir: str, parts: int) -> list[str]:
                 or line.split(" = ", 1)[0] in text]
         modules.append("\n".join(kept + code))
     return modules
+
+
+def _inlined_size(helpers: list[list[str]]):
+    """size(function's lines): its lines plus, at each call of an always-inline helper, that
+    helper's size (what code generation sees after always-inline; a helper that reaches
+    itself again counts once)."""
+    bodies = {f[0].split("@", 1)[1].split("(", 1)[0]: f for f in helpers}
+    known: dict[str, int] = {}
+
+    def size(function: list[str], visiting: frozenset = frozenset()) -> int:
+        total = len(function)
+        for line in function:
+            callee = line.split("call ", 1)[1].split("@", 1)[-1].split("(", 1)[0] if "call " in line else ""
+            if callee in bodies and callee not in visiting:
+                if callee not in known:
+                    known[callee] = size(bodies[callee], visiting | {callee})
+                total += known[callee]
+        return total
+    return size
 
 
 def _copyable_global(line: str) -> bool:

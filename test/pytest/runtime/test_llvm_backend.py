@@ -150,7 +150,7 @@ def _chain_module(n: int, mutable_global: bool = False) -> str:
 
 
 def test_a_big_module_compiles_in_parts_that_link_together(monkeypatch):
-    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_LINES", 50)
+    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_PART", 50)
     module = _chain_module(40)
     parts = llvm_backend.split_module(module, 2)
     assert len(parts) == 2
@@ -164,10 +164,37 @@ def test_a_big_module_compiles_in_parts_that_link_together(monkeypatch):
     assert entry(5) == 5 + 1 + 39  # helper adds table[0] = 1, f1..f39 add 1 each
 
 
+def test_a_function_s_size_counts_the_helpers_it_inlines():
+    """What code generation sees: a helper's lines at each of its calls (nested helpers too;
+    a helper reaching itself again counts once), other calls as one line."""
+    helper = ["define internal float @h(float %x) #1 {", "  %y = fadd float %x, %x", "  ret float %y", "}"]
+    outer = ["define internal float @g(float %x) #1 {", "  %y = call float @h(float %x)",
+             "  %z = call float @g(float %y)", "  ret float %z", "}"]
+    size = llvm_backend._inlined_size([helper, outer])
+    caller = ["define void @f(float %x) {", "  %a = call float @h(float %x)", "  %b = call float @h(float %a)",
+              "  %c = call float @g(float %b)", "  call void @other(float %c)", "  ret void", "}"]
+    assert size(caller) == len(caller) + 2 * len(helper) + (len(outer) + len(helper))
+
+
+def test_parts_are_balanced_by_inlined_size(monkeypatch):
+    """Two functions of equal lines, one calling a big always-inline helper: cut only when
+    the lighter part, the one without the helper, has SPLIT_MIN_PART lines."""
+    body = [f"  %v{k} = add i32 %x, {k}" for k in range(30)]
+    module = "\n".join(
+        ["define internal i32 @big(i32 %x) #1 {", *body, "  ret i32 %x", "}",
+         "define i32 @a(i32 %x) {", "  %y = call i32 @big(i32 %x)", *body[:29], "  ret i32 %y", "}",
+         "define i32 @b(i32 %x) {", *body, "  ret i32 %x", "}", "attributes #1 = { alwaysinline }"]) + "\n"
+    b_lines = len(body) + 3
+    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_PART", b_lines)
+    assert len(llvm_backend.split_module(module, 2)) == 2
+    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_PART", b_lines + 1)
+    assert llvm_backend.split_module(module, 2) == [module]
+
+
 def test_small_or_unsafe_modules_stay_whole(monkeypatch):
     module = _chain_module(40)
-    assert llvm_backend.split_module(module, 2) == [module]  # under SPLIT_MIN_LINES
-    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_LINES", 50)
+    assert llvm_backend.split_module(module, 2) == [module]  # parts under SPLIT_MIN_PART
+    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_PART", 50)
     with_state = _chain_module(40, mutable_global=True)
     assert llvm_backend.split_module(with_state, 2) == [with_state]  # a mutable global would be copied
     for extra in ("@c = private unnamed_addr global i32 0", "@g = global i32 0", "@k = constant i32 7"):
@@ -191,7 +218,7 @@ def test_a_program_compiled_in_parts_runs_like_one_compiled_whole(monkeypatch):
 
     results = []
     for min_lines in (10 ** 9, 100):
-        monkeypatch.setattr(llvm_backend, "SPLIT_MIN_LINES", min_lines)
+        monkeypatch.setattr(llvm_backend, "SPLIT_MIN_PART", min_lines)
         compiled = mlc.jit(f, options=CompileOptions(threads=2)).lower(x, w1, w2).compile()
         results.append(compiled(x, w1, w2))
     assert [len(parts) for parts in splits] == [1, 2]  # whole, then in two parts
