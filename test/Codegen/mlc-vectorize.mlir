@@ -237,6 +237,27 @@ func.func @two_transposes(%x: memref<4x3x2xf32>, %z: memref<2x4x3xf32>, %y: memr
 
 // -----
 
+// Left scalar: the output's rows (loop d2) and the input's (loop d1) are whole tiles, but
+// another dim (d0) lies between them in the output. Tiled, upstream's transfer patterns
+// undid each other forever (the tile's unit dim dropped, then put back): the compile hung.
+// CHECK-LABEL: func @transposed_with_a_dim_between
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+// CHECK: return
+#g_in = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+#g_out = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+func.func @transposed_with_a_dim_between(%x: memref<2x16x16xi64>, %y: memref<16x2x16xi64>) {
+  linalg.generic {indexing_maps = [#g_in, #g_out], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<2x16x16xi64>) outs(%y : memref<16x2x16xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %s = arith.addi %a, %a : i64
+    linalg.yield %s : i64
+  }
+  return
+}
+
+// -----
+
 // Left scalar: an argmax-style reduction whose combiner is not one known arith op.
 // CHECK-LABEL: func @select_reduction
 // CHECK: linalg.generic

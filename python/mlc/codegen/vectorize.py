@@ -241,6 +241,15 @@ def _transposed_loop(op, innermost: int) -> int | None:
         if found is not None and dims[-1] != found:
             return None
         found = dims[-1]
+    # A loop before both tile loops (a leading unit dim of the tile's vectors) must not lie
+    # between them in an output: out[j, i, k] of in[i, k, j] (tiles of j and k) made upstream's
+    # transfer-write patterns undo each other forever (the leading unit dim dropped, then
+    # put back to make the map a permutation). (Reads with such a dim between converge.)
+    for attr in list(op.attributes["indexing_maps"])[n_in:]:
+        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(attr).value.results]
+        if found is not None and found in dims and \
+                any(d < min(found, innermost) for d in dims[dims.index(found) + 1:]):
+            return None
     return found
 
 
