@@ -31,6 +31,8 @@ _SIGNATURES = {
     "LLVMDisposeErrorMessage": (None, [c_void_p]),
     "LLVMGetDefaultTargetTriple": (c_void_p, []),
     "LLVMGetHostCPUName": (c_void_p, []),
+    # argc, argv, overview: sets libLLVM's command-line options (errors ignored, not exit)
+    "LLVMParseCommandLineOptions": (None, [c_int, POINTER(c_char_p), c_char_p]),
     "LLVMGetHostCPUFeatures": (c_void_p, []),
     "LLVMGetTargetFromTriple": (c_int, [c_char_p, POINTER(c_void_p), POINTER(c_void_p)]),
     # target, triple, cpu, features, LLVMCodeGenOptLevel, LLVMRelocMode, LLVMCodeModel
