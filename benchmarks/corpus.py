@@ -775,6 +775,13 @@ OTHER_FINDINGS: list[str] = [
     "`--random 16 --seed 13` (2026-12-05, sixth session, tree 99e0dd6): 16 chains, 0 slower than numpy eager, 0 failed or wrong, each faster than jax.jit (1.06-36x); compile 0.07-0.74 s against jax's 0.04-0.27.",
     "`--random 16 --seed 14` (2026-12-05, sixth session, tree 2e9b687): 1 of 16 chains slower than numpy, none failed or wrong. Chain 1400053, tokens[64, 512]: center_columns -> linear (x - mean(x, 0), then x @ W + b with W 512 x 512), 0.340 ms against numpy's 0.283: the product with its bias epilogue went to mlc-tile-matmul's register tiles (the epilogue rule reached 256^3), which read all of W (1 MiB, twice the L2) again for every 4 rows: 363 us against 229 for the packed kernel with the same epilogue fused. Fixed: the tiles take an epilogue's matmul above the small-matmul rule only while B fits in one core's L2 (`codegen/tile_matmul.py`): the chain 0.236-0.298 ms against numpy's 0.237-0.285 in alternating runs (the product alone 225 against 215).",
     "`--random 16 --seed 15` (2026-12-05, sixth session's end, tree 8a9805d): 16 chains, 0 slower than numpy eager, 0 failed or wrong, each faster than jax.jit; compile 0.04-0.68 s against jax's 0.04-0.27 (the attention chains 2-3x jax's: item 3 of issue 17).",
+    "`--random 16 --seed 16` (2026-12-05, seventh session, tree fd7b0d2): 16 chains, 0 slower than numpy "
+    "eager, 0 failed or wrong, 15 of 16 faster than jax.jit (the other 0.99x); compile 0.06-0.69 s against "
+    "jax's 0.04-0.34 (the slowest, swiglu_residual -> causal_attention, 0.69 against 0.17). The named blocks "
+    "in the same session (no IREE): compile 0.04-0.38 s against jax's 0.02-0.30, 2.8 s in all against 3.9 "
+    "in the table above (attention 0.43 -> 0.29, attention_core 0.30 -> 0.18, decoder_block 0.64 -> 0.38: "
+    "LLVM without indvars and LSR, big modules' parts on both threads), every block still faster than or "
+    "equal to jax.jit (mlp_block 1.00x).",
 ]
 
 # Findings of the --random run (seed -> one line), written by hand after reproducing each.
