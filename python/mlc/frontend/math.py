@@ -95,8 +95,31 @@ sin = _float_unary(hlo.sine)
 cos = _float_unary(hlo.cosine)
 tan = _float_unary(hlo.tan)
 tanh = _float_unary(hlo.tanh)
-floor = _float_unary(hlo.floor)
-ceil = _float_unary(hlo.ceil)
+
+
+def _rounding(build):
+    """floor, ceil: the identity on integers and bools, which keep their dtype (JAX, and
+    numpy since 2.x; they were rounded as floats, ceil(int64) a float32); floats rounded."""
+    def fn(x):
+        x = asarray(x)
+        return x if x.dtype.kind in "biu" else elementwise(build, x, float_only=True)
+    fn.__name__ = build.__name__
+    return fn
+
+
+floor = _rounding(hlo.floor)
+ceil = _rounding(hlo.ceil)
+
+
+def trunc(x):
+    """Rounded toward zero: ceil below zero, floor elsewhere (so -0.5 -> -0.0 and NaN stays
+    NaN); integers and bools unchanged, as floor and ceil."""
+    x = asarray(x)
+    if x.dtype.kind in "biu":
+        return x
+    return where(less(x, 0), ceil(x), floor(x))
+
+
 rint = _float_unary(hlo.round_nearest_even)
 isfinite = _float_unary(hlo.is_finite)
 

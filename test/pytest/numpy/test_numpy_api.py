@@ -239,3 +239,26 @@ def test_bool_reductions_and_sums_use_int32():
     b = RNG.random((3, 4)) < 0.5
     close(run(lambda a: mnp.sum(a, axis=1), b), np.sum(b, axis=1).astype(np.int32))
     close(run(lambda a: mnp.mean(a), np.arange(4, dtype=np.int32)), np.float32(1.5))
+
+
+@pytest.mark.parametrize("name", ["floor", "ceil", "trunc"])
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint16, np.uint64, np.bool_])
+def test_rounding_keeps_integers_and_bools(name, dtype):
+    """floor/ceil/trunc of integers and bools are the identity in their own dtype (JAX, and
+    numpy 2); ceil(int64) was a float32 (fuzz run 32)."""
+    info = np.iinfo(dtype) if dtype != np.bool_ else None
+    x = (np.array([True, False, True]) if dtype == np.bool_
+         else np.array([info.min, 0, 1, info.max], dtype))
+    got = run(getattr(mnp, name), x)
+    assert got.dtype == getattr(np, name)(x).dtype == x.dtype
+    np.testing.assert_array_equal(got, x)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_trunc_of_floats(dtype):
+    """Toward zero, as numpy: -0.5 -> -0.0, NaN and infinities kept."""
+    x = np.array([-2.5, -0.5, -0.0, 0.0, 0.5, 1.99, 7.0, np.inf, -np.inf, np.nan], dtype)
+    got = run(mnp.trunc, x)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got, np.trunc(x))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(np.trunc(x)))
