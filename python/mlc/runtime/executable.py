@@ -81,16 +81,24 @@ class Executable:
         from mlir.dialects.llvm import translate_module_to_llvmir
         info = describe(llvm_module, entry)
         llvm_ir = str(translate_module_to_llvmir(llvm_module.operation))
-        jit_shared_libraries()  # what the code calls is loaded before it is linked
+        # What the code calls is loaded before it is linked; MLIR's runner utilities (they
+        # pull in libMLIR.so, ~35 ms) only when a symbol is missing without them.
+        jit_shared_libraries(runner_utils=False)
         try:
             code = object_codes(llvm_ir, opt_level, threads=threads)
-            linked = JitLinked(code)
         except LLVMError as e:
             raise RuntimeError(f"LLVM failed on the compiled module: {e}") from None
-        try:  # linking happens at the first lookup: a missing function fails here
-            address = linked.address(c_interface(entry))
-        except LLVMError as e:
-            raise RuntimeError(_lookup_failure(entry, info.externals, str(e))) from None
+        linked, address = None, None
+        for last_try in (False, True):
+            if last_try:
+                jit_shared_libraries()
+            try:  # linking happens at the first lookup: a missing function fails here
+                linked = JitLinked(code)
+                address = linked.address(c_interface(entry))
+                break
+            except LLVMError as e:
+                if last_try:
+                    raise RuntimeError(_lookup_failure(entry, info.externals, str(e))) from None
         llvm_module.context.enable_multithreading(False)  # see from_engine
         executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel, owner=linked)
         executable.externals = info.externals

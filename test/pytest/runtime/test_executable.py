@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from conftest import run_threads
@@ -178,3 +182,48 @@ def test_unsupported_element_types_are_compile_errors(element):
             f"  return %x : tensor<4x{element}>\n}}")
     with pytest.raises(mlc.CompileError, match=f"argument 0 of @main: element type {element} has no numpy equivalent"):
         mlc.compile(text)
+
+
+_RUNNER_UTILS_CHILD = '''
+import numpy as np
+from mlir import ir, passmanager
+import mlc, mlc.nn as nn
+from mlc import context
+from mlc.runtime.executable import Executable
+from mlc.runtime.memref import TensorSpec
+
+def libmlir_loaded():
+    return any("libMLIR.so" in line for line in open("/proc/self/maps"))
+
+x = np.random.default_rng(0).standard_normal((8, 16)).astype(np.float32)
+np.testing.assert_allclose(mlc.jit(nn.softmax)(x).sum(axis=-1), np.ones(8), rtol=1e-5)
+assert not libmlir_loaded(), "a softmax loaded MLIR's runner utilities"
+COPY = """
+func.func @f(%x: memref<4x6xf32>, %out: memref<2x3xf32>) attributes {llvm.emit_c_interface} {
+  %v = memref.subview %x[0, 1] [2, 3] [2, 2] : memref<4x6xf32> to memref<2x3xf32, strided<[12, 2], offset: 1>>
+  memref.copy %v, %out : memref<2x3xf32, strided<[12, 2], offset: 1>> to memref<2x3xf32>
+  return
+}
+"""
+with context.make_context(), ir.Location.unknown():
+    m = ir.Module.parse(COPY)
+    passmanager.PassManager.parse("builtin.module(expand-strided-metadata,finalize-memref-to-llvm,"
+                                  "convert-to-llvm,reconcile-unrealized-casts)").run(m.operation)
+    assert "memrefCopy" in str(m)
+    exe = Executable.from_llvm(m, "f", [TensorSpec((4, 6), np.dtype(np.float32))],
+                               [TensorSpec((2, 3), np.dtype(np.float32))])
+    y = np.arange(24, dtype=np.float32).reshape(4, 6)
+    np.testing.assert_array_equal(exe(y), y[0:4:2, 1:7:2])
+assert libmlir_loaded()
+print("ok")
+'''
+
+
+def test_runner_utilities_are_loaded_only_for_code_that_calls_them():
+    """MLIR's C runner utilities pull in libMLIR.so (~35 ms, and its memory) when loaded: a
+    compiled softmax does not load them; code calling memrefCopy (a generic strided copy)
+    fails its first link, gets them loaded and links again. In a child: this process may
+    have loaded them already."""
+    done = subprocess.run([sys.executable, "-c", _RUNNER_UTILS_CHILD], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "MLC_CACHE": "0"})
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-1500:]
