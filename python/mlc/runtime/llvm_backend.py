@@ -142,7 +142,10 @@ def object_code(llvm_ir: str, opt_level: int = 2, cpu: str | None = None, featur
 # 9-26 ms of wall time for 5-7 ms more CPU time (mlp_block, softmax_xent, conv2d,
 # gru_cell); of 200-320 lines, 3-7 ms (patch_embed, lstm_cell, swiglu_ffn).
 SPLIT_MIN_PART = 380
-_LOCAL_LINKAGE = ("internal ", "private ")
+# Linkages a part's function is defined without (then external: one strong definition the
+# other parts call) - a declaration may carry none of them. linkonce_odr: the functions
+# convert-math-to-funcs outlines (integer powers), which would also be dropped where unused.
+_DROPPED_LINKAGE = ("internal ", "private ", "linkonce_odr ", "linkonce ", "weak_odr ", "weak ")
 
 
 def object_codes(llvm_ir: str, opt_level: int = 2, cpu: str | None = None, features: str | None = None,
@@ -240,8 +243,9 @@ def _copyable_global(line: str) -> bool:
 
 
 def _external(define_line: str) -> str:
-    """A `define` line with its local linkage dropped (so other parts can call it)."""
-    for linkage in _LOCAL_LINKAGE:
+    """A `define` line with its local or discardable linkage dropped (so other parts can
+    call it, and declare it)."""
+    for linkage in _DROPPED_LINKAGE:
         if define_line.startswith("define " + linkage):
             return "define " + define_line[len("define " + linkage):]
     return define_line

@@ -465,3 +465,28 @@ _PERMUTED_DILATED_CONV = """func.func @main(%x: tensor<2x2x1x3xET>, %w: tensor<1
   %0 = "hlo.convolution"(%x, %w) {batch_group_count = 1 : i64, feature_group_count = 1 : i64, input_batch_dimension = 0 : i64, input_feature_dimension = 2 : i64, input_spatial_dimensions = array<i64: 3, 1>, kernel_input_feature_dimension = 1 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = array<i64: 2, 0>, lhs_dilation = array<i64: 2, 2>, output_batch_dimension = 1 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = array<i64: 0, 2>, padding = dense<[[1, 0], [2, 1]]> : tensor<2x2xi64>, rhs_dilation = array<i64: 2, 1>, window_strides = array<i64: 1, 1>} : (tensor<2x2x1x3xET>, tensor<1x1x1x1xET>) -> tensor<6x2x6x1xET>
   return %0 : tensor<6x2x6x1xET>
 }"""
+
+
+def test_integer_power_in_a_module_compiled_in_parts(monkeypatch):
+    """Fuzz run 33: at -O0 on two threads the module was cut in parts, and the part without
+    the outlined integer power (`define linkonce_odr @__mlir_math_ipowi_i16`) declared it
+    with that linkage: LLVM refused the part ('invalid linkage for function declaration').
+    Here every module of more than a few lines is cut, at -O0 and -O2."""
+    from mlc.runtime import llvm_backend
+    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_PART", 20)
+    text = """func.func @main(%a: tensor<3x8xui16>, %x: tensor<8x5xf64>, %y: tensor<8x1xf64>) -> (tensor<8x5x1xf64>, tensor<3x8xi32>) {
+  %0 = "hlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<3x8xui16>
+  %1 = "hlo.power"(%0, %a) : (tensor<3x8xui16>, tensor<3x8xui16>) -> tensor<3x8xui16>
+  %2 = "hlo.argsort"(%1) {dimension = 1 : i64} : (tensor<3x8xui16>) -> tensor<3x8xi32>
+  %3 = "hlo.dot_general"(%x, %y) {lhs_batching_dimensions = array<i64: 0>, lhs_contracting_dimensions = array<i64>, rhs_batching_dimensions = array<i64: 0>, rhs_contracting_dimensions = array<i64>} : (tensor<8x5xf64>, tensor<8x1xf64>) -> tensor<8x5x1xf64>
+  return %3, %2 : tensor<8x5x1xf64>, tensor<3x8xi32>
+}"""
+    rng = np.random.default_rng(33)
+    a = rng.integers(0, 5, (3, 8)).astype(np.uint16)
+    x, y = rng.standard_normal((8, 5)), rng.standard_normal((8, 1))
+    want = reference.run(text, a, x, y)
+    for opt_level in (0, 2):
+        compiled = mlc.compile(text, options=mlc.CompileOptions(threads=2, opt_level=opt_level))
+        got = compiled(a, x, y)
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+        np.testing.assert_array_equal(got[1], want[1])

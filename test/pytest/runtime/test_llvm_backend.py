@@ -191,6 +191,26 @@ def test_parts_are_balanced_by_inlined_size(monkeypatch):
     assert llvm_backend.split_module(module, 2) == [module]
 
 
+def test_a_linkonce_odr_function_is_defined_in_one_part_and_declared_in_the_others(monkeypatch):
+    """convert-math-to-funcs outlines integer powers as linkonce_odr functions: a declaration
+    cannot carry that linkage (fuzz run 33: 'invalid linkage for function declaration'), and
+    a part calling none of them could drop its copy. The part defining one defines it
+    external; both parts call it."""
+    monkeypatch.setattr(llvm_backend, "SPLIT_MIN_PART", 8)
+    body = [f"  %v{k} = add i32 %x, {k}" for k in range(8)]
+    module = "\n".join(
+        ["define linkonce_odr i32 @ipow(i32 %x, i32 %n) {", "  %y = mul i32 %x, %n", "  ret i32 %y", "}",
+         "define i32 @a(i32 %x) {", *body, "  %y = call i32 @ipow(i32 %x, i32 3)", "  ret i32 %y", "}",
+         "define i32 @b(i32 %x) {", *body, "  %y = call i32 @ipow(i32 %x, i32 5)", "  ret i32 %y", "}"]) + "\n"
+    parts = llvm_backend.split_module(module, 2)
+    assert len(parts) == 2
+    assert sum("define i32 @ipow(" in p for p in parts) == 1
+    assert not any("declare linkonce_odr" in p for p in parts)
+    linked = JitLinked(llvm_backend.object_codes(module, threads=2))
+    signature = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32)
+    assert signature(linked.address("a"))(7) == 21 and signature(linked.address("b"))(7) == 35
+
+
 def test_small_or_unsafe_modules_stay_whole(monkeypatch):
     module = _chain_module(40)
     assert llvm_backend.split_module(module, 2) == [module]  # parts under SPLIT_MIN_PART
