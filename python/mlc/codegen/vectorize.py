@@ -245,10 +245,10 @@ def _transposed_loop(op, innermost: int) -> int | None:
     # between them in an output: out[j, i, k] of in[i, k, j] (tiles of j and k) made upstream's
     # transfer-write patterns undo each other forever (the leading unit dim dropped, then
     # put back to make the map a permutation). (Reads with such a dim between converge.)
-    for attr in list(op.attributes["indexing_maps"])[n_in:]:
-        dims = [ir.AffineDimExpr(e).position for e in ir.AffineMapAttr(attr).value.results]
-        if found is not None and found in dims and \
-                any(d < min(found, innermost) for d in dims[dims.index(found) + 1:]):
+    if found is None:
+        return None
+    for dims in _map_dims(op)[n_in:]:  # (every map a projected permutation, checked above)
+        if found in dims and any(d < min(found, innermost) for d in dims[dims.index(found) + 1:]):
             return None
     return found
 

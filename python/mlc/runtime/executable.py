@@ -88,17 +88,14 @@ class Executable:
             code = object_codes(llvm_ir, opt_level, threads=threads)
         except LLVMError as e:
             raise RuntimeError(f"LLVM failed on the compiled module: {e}") from None
-        linked, address = None, None
-        for last_try in (False, True):
-            if last_try:
-                jit_shared_libraries()
-            try:  # linking happens at the first lookup: a missing function fails here
-                linked = JitLinked(code)
-                address = linked.address(c_interface(entry))
-                break
+        try:
+            linked, address = _link(code, entry)
+        except LLVMError:
+            jit_shared_libraries()
+            try:
+                linked, address = _link(code, entry)
             except LLVMError as e:
-                if last_try:
-                    raise RuntimeError(_lookup_failure(entry, info.externals, str(e))) from None
+                raise RuntimeError(_lookup_failure(entry, info.externals, str(e))) from None
         llvm_module.context.enable_multithreading(False)  # see from_engine
         executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel, owner=linked)
         executable.externals = info.externals
@@ -182,6 +179,13 @@ class Executable:
                 desc.allocated = desc.aligned = data_pointer(array)
             self._fn(*self._arguments)
         return results[0] if len(results) == 1 else tuple(results)
+
+
+def _link(code: list[bytes], entry: str) -> tuple[JitLinked, int]:
+    """The objects linked into this process and the address of entry's C interface;
+    LLVMError naming what is missing (linking happens at the first lookup)."""
+    linked = JitLinked(code)
+    return linked, linked.address(c_interface(entry))
 
 
 def _lookup_failure(entry: str, externals: tuple[str, ...], llvm_message: str = "") -> str:

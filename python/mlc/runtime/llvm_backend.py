@@ -184,13 +184,13 @@ def split_module(llvm_ir: str, parts: int) -> list[str]:
     for f in functions:
         inlined = f[0].startswith("define internal ") and any(f" {g} " in f[0] + " " for g in inline_groups)
         (helpers if inlined else shared).append(f)
-    size = list(map(_inlined_size(helpers), shared))
+    weights = list(map(_inlined_size(helpers), shared))
     bins: list[list[int]] = [[] for _ in range(parts)]  # indices into `shared`
     sizes = [0] * parts
-    for i in sorted(range(len(shared)), key=size.__getitem__, reverse=True):
+    for i in sorted(range(len(shared)), key=weights.__getitem__, reverse=True):
         lightest = sizes.index(min(sizes))  # largest first, into the lightest part
         bins[lightest].append(i)
-        sizes[lightest] += size[i]
+        sizes[lightest] += weights[i]
     if min(sizes) < SPLIT_MIN_PART:  # (an empty part among them)
         return [llvm_ir]
     modules = []
