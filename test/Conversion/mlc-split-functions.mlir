@@ -105,3 +105,44 @@ func.func @distinct(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) 
   }
   return
 }
+
+
+// At the bound (loop bounds are arguments: no other op than the loops and the return): loops
+// of 5 and 6 nested ops (their yields counted) are 11 > min-function-ops = 10, so they are
+// cut; loops of 5 and 5 are 10, and that function stays whole.
+// CHECK-LABEL: func.func @just_over
+// CHECK:   call @just_over_part_0(%arg2, %arg4, %arg3, %arg0, %arg1)
+// CHECK:   call @just_over_part_1(%arg2, %arg4, %arg3, %arg1)
+// CHECK-LABEL: func.func @at_the_bound
+// CHECK-NOT: call
+// CHECK:   scf.for
+// CHECK:   scf.for
+// CHECK:   return
+func.func @just_over(%x: memref<64xf32>, %y: memref<64xf32>, %c0: index, %c1: index, %c64: index) {
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %x[%i] : memref<64xf32>
+    %b = arith.addf %a, %a : f32
+    memref.store %b, %y[%i] : memref<64xf32>
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %y[%i] : memref<64xf32>
+    %b = arith.mulf %a, %a : f32
+    %c = arith.mulf %b, %a : f32
+    memref.store %c, %y[%i] : memref<64xf32>
+  }
+  return
+}
+
+func.func @at_the_bound(%x: memref<64xf32>, %y: memref<64xf32>, %c0: index, %c1: index, %c64: index) {
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %x[%i] : memref<64xf32>
+    %b = arith.addf %a, %a : f32
+    memref.store %b, %y[%i] : memref<64xf32>
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %y[%i] : memref<64xf32>
+    %b = arith.mulf %a, %a : f32
+    memref.store %b, %y[%i] : memref<64xf32>
+  }
+  return
+}

@@ -56,6 +56,18 @@ def _collect(op: ir.Operation, ops: list, args: list) -> None:
                     ops.append(inner)
 
 
+def _op_count(op: ir.Operation) -> int:
+    """Ops nested in `op`, `op` included (MLIR's walk: no Python object per region or block)."""
+    count = [0]
+
+    def visit(_op):
+        count[0] += 1
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit)
+    return count[0]
+
+
 def _passable(t: ir.Type) -> bool:
     return isinstance(t, (ir.MemRefType, ir.IndexType, ir.IntegerType, ir.F16Type, ir.BF16Type,
                           ir.F32Type, ir.F64Type))
@@ -199,6 +211,8 @@ class SplitFunctions(Pass):
         functions = [o.operation for o in module.regions[0].blocks[0].operations
                      if o.operation.name == "func.func" and len(o.operation.regions[0].blocks)]
         for fn in functions:
+            if _op_count(fn) - 1 <= self.min_function_ops:
+                continue  # (most functions: counting is a tenth of listing the candidates)
             found = _candidates(fn.regions[0].blocks[0])
             if sum(len(f[0]) for _, f in found if f is not None) <= self.min_function_ops:
                 continue  # (before the runs: their twin keys cost more than the candidates)
