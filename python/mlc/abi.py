@@ -6,7 +6,10 @@ memref descriptors `{allocated, aligned, offset, sizes[rank], strides[rank]}`: t
 then the results (destination-passing style: the caller allocates them), then, when the
 function carries the `SCRATCH_ATTR` attribute, one byte buffer of that many bytes for its
 temporaries (64-byte aligned, allocated once by the caller). The runtime calls it
-directly, with one pointer per argument.
+directly, with one pointer per argument, up to MAX_DIRECT_ARGUMENTS of them (ctypes' limit
+on a function's arguments); an entry with more (a training step over hundreds of
+parameters) is called through `packed_interface(f)`, `void _mlc_packed_f(void **arguments)`,
+a trampoline compiled beside it (`packed_interface_ir`) that passes the table's pointers on.
 
 Code that runs parallel loops calls `PARALLEL_SYMBOL`, MLC's thread pool
 (runtime/parallel_runtime.c): `void mlc_parallel_for(void (*body)(void *context, int64_t
@@ -25,3 +28,32 @@ def c_interface(entry: str) -> str:
     """The symbol of `entry`'s C interface (one descriptor pointer per argument)."""
     return "_mlir_ciface_" + entry
 
+
+
+# ctypes' limit on the arguments of a function it calls (its prototypes hold at most 1024).
+MAX_DIRECT_ARGUMENTS = 1024
+
+
+def packed_interface(entry: str) -> str:
+    """The symbol of `entry`'s packed interface: one pointer to a table of the C interface's
+    arguments."""
+    return "_mlc_packed_" + entry
+
+
+def uses_packed_interface(arguments: int) -> bool:
+    """Whether an entry whose C interface takes `arguments` pointers is called packed."""
+    return arguments > MAX_DIRECT_ARGUMENTS
+
+
+def packed_interface_ir(entry: str, arguments: int) -> str:
+    """LLVM IR of `entry`'s packed interface: loads the table's `arguments` pointers and
+    calls the C interface with them."""
+    target = c_interface(entry)
+    lines = [f'declare void @"{target}"({", ".join(["ptr"] * arguments)})', "",
+             f'define void @"{packed_interface(entry)}"(ptr %table) {{']
+    for i in range(arguments):
+        lines += [f"  %a{i} = getelementptr inbounds ptr, ptr %table, i64 {i}",
+                  f"  %p{i} = load ptr, ptr %a{i}, align 8"]
+    lines += [f'  call void @"{target}"({", ".join(f"ptr %p{i}" for i in range(arguments))})',
+              "  ret void", "}", ""]
+    return "\n".join(lines)

@@ -421,3 +421,151 @@ func.func @insert_rows_are_not_buffer_rows(%x: memref<3x2xi64>, %init: i64, %out
   memref.dealloc %taps : memref<2xi64>
   return
 }
+
+// -----
+
+// A group holds at most MAX_GROUP_OPS = 64 ops (bodies included): 18 independent 4-op kernels
+// (an optimizer step's updates) are a loop of 16 and a loop of 2, not one loop LLVM would
+// compile as one huge function.
+// ONE-LABEL: func @group_budget
+// ONE: scf.for
+// ONE-COUNT-16: linalg.generic
+// ONE-NOT: linalg.generic
+// ONE: } {mlc.row_fusion = 8 : i64}
+// ONE: scf.for
+// ONE-COUNT-2: linalg.generic
+// ONE-NOT: linalg.generic
+// ONE: } {mlc.row_fusion = 8 : i64}
+// ONE-NOT: linalg.generic
+// ONE: return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#sc2 = affine_map<(d0, d1) -> ()>
+func.func @group_budget(%p0: memref<8x16xf32>, %p1: memref<8x16xf32>, %p2: memref<8x16xf32>, %p3: memref<8x16xf32>, %p4: memref<8x16xf32>, %p5: memref<8x16xf32>, %p6: memref<8x16xf32>, %p7: memref<8x16xf32>, %p8: memref<8x16xf32>, %p9: memref<8x16xf32>, %p10: memref<8x16xf32>, %p11: memref<8x16xf32>, %p12: memref<8x16xf32>, %p13: memref<8x16xf32>, %p14: memref<8x16xf32>, %p15: memref<8x16xf32>, %p16: memref<8x16xf32>, %p17: memref<8x16xf32>, %lr: memref<f32>, %o0: memref<8x16xf32>, %o1: memref<8x16xf32>, %o2: memref<8x16xf32>, %o3: memref<8x16xf32>, %o4: memref<8x16xf32>, %o5: memref<8x16xf32>, %o6: memref<8x16xf32>, %o7: memref<8x16xf32>, %o8: memref<8x16xf32>, %o9: memref<8x16xf32>, %o10: memref<8x16xf32>, %o11: memref<8x16xf32>, %o12: memref<8x16xf32>, %o13: memref<8x16xf32>, %o14: memref<8x16xf32>, %o15: memref<8x16xf32>, %o16: memref<8x16xf32>, %o17: memref<8x16xf32>) {
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p0 : memref<f32>, memref<8x16xf32>) outs(%o0 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p1 : memref<f32>, memref<8x16xf32>) outs(%o1 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p2 : memref<f32>, memref<8x16xf32>) outs(%o2 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p3 : memref<f32>, memref<8x16xf32>) outs(%o3 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p4 : memref<f32>, memref<8x16xf32>) outs(%o4 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p5 : memref<f32>, memref<8x16xf32>) outs(%o5 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p6 : memref<f32>, memref<8x16xf32>) outs(%o6 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p7 : memref<f32>, memref<8x16xf32>) outs(%o7 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p8 : memref<f32>, memref<8x16xf32>) outs(%o8 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p9 : memref<f32>, memref<8x16xf32>) outs(%o9 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p10 : memref<f32>, memref<8x16xf32>) outs(%o10 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p11 : memref<f32>, memref<8x16xf32>) outs(%o11 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p12 : memref<f32>, memref<8x16xf32>) outs(%o12 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p13 : memref<f32>, memref<8x16xf32>) outs(%o13 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p14 : memref<f32>, memref<8x16xf32>) outs(%o14 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p15 : memref<f32>, memref<8x16xf32>) outs(%o15 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p16 : memref<f32>, memref<8x16xf32>) outs(%o16 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#sc2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%lr, %p17 : memref<f32>, memref<8x16xf32>) outs(%o17 : memref<8x16xf32>) {
+  ^bb0(%l: f32, %p: f32, %o: f32):
+    %m = arith.mulf %l, %p : f32
+    %r = arith.subf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  return
+}

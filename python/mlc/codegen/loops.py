@@ -96,6 +96,18 @@ def constant_int(value: ir.Value) -> int | None:
     return None
 
 
+def op_count(op: ir.Operation) -> int:
+    """Ops nested in `op`, `op` included (MLIR's walk: no Python object per region or block)."""
+    count = [0]
+
+    def visit(_op):
+        count[0] += 1
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit)
+    return count[0]
+
+
 def trip_count(loop: ir.Operation) -> int | None:
     """How many times an scf.for, scf.parallel or scf.forall runs its body, when every bound
     and step is static; else None."""

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import func
 
+from ..codegen.loops import op_count
 from ..transforms.pass_base import Pass
 
 BUDGET = 32          # nested ops per outlined run
@@ -54,18 +55,6 @@ def _collect(op: ir.Operation, ops: list, args: list) -> None:
                     _collect(inner, ops, args)
                 else:  # (most ops: no call, no regions to walk)
                     ops.append(inner)
-
-
-def _op_count(op: ir.Operation) -> int:
-    """Ops nested in `op`, `op` included (MLIR's walk: no Python object per region or block)."""
-    count = [0]
-
-    def visit(_op):
-        count[0] += 1
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-    return count[0]
 
 
 def _passable(t: ir.Type) -> bool:
@@ -211,7 +200,7 @@ class SplitFunctions(Pass):
         functions = [o.operation for o in module.regions[0].blocks[0].operations
                      if o.operation.name == "func.func" and len(o.operation.regions[0].blocks)]
         for fn in functions:
-            if _op_count(fn) - 1 <= self.min_function_ops:
+            if op_count(fn) - 1 <= self.min_function_ops:
                 continue  # (most functions: counting is a tenth of listing the candidates)
             found = _candidates(fn.regions[0].blocks[0])
             if sum(len(f[0]) for _, f in found if f is not None) <= self.min_function_ops:

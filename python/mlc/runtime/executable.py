@@ -3,7 +3,8 @@
 The function was lowered in destination-passing style: its results are trailing memref
 arguments. A call checks the arguments against the signature, allocates the results with
 numpy, stores the data pointers into prebuilt descriptors and calls the C interface
-(`_mlir_ciface_<entry>`, one descriptor pointer per argument, see mlc.abi).
+(`_mlir_ciface_<entry>`, one descriptor pointer per argument, see mlc.abi), or, past ctypes'
+limit on a call's arguments, its packed interface (one pointer to a table of them).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ import numpy as np
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
-from ..abi import PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface
+from ..abi import (PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface, packed_interface, packed_interface_ir,
+                   uses_packed_interface)
 from .buffer_pool import POOL, aligned_bytes
 from .libraries import jit_shared_libraries, keep_forever
-from .llvm_backend import JitLinked, LLVMError, object_codes
+from .llvm_backend import JitLinked, LLVMError, object_code, object_codes
 from .memref import TensorSpec, checked_argument, data_pointer, make_descriptor
 
 # Every live Executable. In a fork() child they are never destroyed: an ExecutionEngine's
@@ -49,7 +51,10 @@ class Executable:
 
     def __init__(self, address: int, entry: str, inputs: Sequence[TensorSpec],
                  outputs: Sequence[TensorSpec], scratch_bytes: int | None = None, parallel: bool = False,
-                 owner=None):
+                 owner=None, table: str | None = None):
+        """address: the C interface's, or with `table` a packed one's, which takes one
+        pointer to a table of the C interface's arguments: "pointers" (MLC's packed
+        interface) or "cells" (an ExecutionEngine's: each entry points to an argument)."""
         self.entry = entry
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -65,8 +70,17 @@ class Executable:
             scratch.allocated = scratch.aligned = data_pointer(self._scratch)
             self._descriptors.append(scratch)
         n = len(self._descriptors)
-        self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
-        self._arguments = tuple(ctypes.addressof(d) for d in self._descriptors)
+        pointers = [ctypes.addressof(d) for d in self._descriptors]
+        if table is None:
+            self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
+            self._arguments = tuple(pointers)
+        else:
+            self._table = (ctypes.c_void_p * n)(*pointers)
+            if table == "cells":
+                self._cells, cell = self._table, ctypes.sizeof(ctypes.c_void_p)
+                self._table = (ctypes.c_void_p * n)(*(ctypes.addressof(self._cells) + cell * i for i in range(n)))
+            self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
+            self._arguments = (ctypes.addressof(self._table),)
         self._lock = threading.Lock()  # the descriptors are shared by all calls
         _LIVE.add(self)
 
@@ -84,20 +98,26 @@ class Executable:
         # What the code calls is loaded before it is linked; MLIR's runner utilities (they
         # pull in libMLIR.so, ~35 ms) only when a symbol is missing without them.
         jit_shared_libraries(runner_utils=False)
+        arguments = argument_count(inputs, outputs, info.scratch_bytes)
+        packed = uses_packed_interface(arguments)
         try:
             code = object_codes(llvm_ir, opt_level, threads=threads)
+            if packed:  # (a trampoline: -O0's fast instruction selection, linear in its size)
+                code.append(object_code(packed_interface_ir(entry, arguments), 0, pipeline="always-inline"))
         except LLVMError as e:
             raise RuntimeError(f"LLVM failed on the compiled module: {e}") from None
+        symbol = packed_interface(entry) if packed else c_interface(entry)
         try:
-            linked, address = _link(code, entry)
+            linked, address = _link(code, symbol)
         except LLVMError:
             jit_shared_libraries()
             try:
-                linked, address = _link(code, entry)
+                linked, address = _link(code, symbol)
             except LLVMError as e:
                 raise RuntimeError(_lookup_failure(entry, info.externals, str(e))) from None
         llvm_module.context.enable_multithreading(False)  # see from_engine
-        executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel, owner=linked)
+        executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel, owner=linked,
+                         table="pointers" if packed else None)
         executable.externals = info.externals
         executable.object_code = code if keep_object else None
         return executable
@@ -113,8 +133,11 @@ class Executable:
         engine = ExecutionEngine(llvm_module, opt_level=opt_level, shared_libs=jit_shared_libraries(),
                                  enable_pic=keep_object)
         # raw_lookup(name) finds `_mlir_<name>`: the C interface itself, not the engine's
-        # packed wrapper of it, is `_mlir_` + "ciface_" + entry.
-        address = engine.raw_lookup(c_interface(entry)[len("_mlir_"):])
+        # packed wrapper of it, is `_mlir_` + "ciface_" + entry. Past ctypes' limit on a
+        # call's arguments, the wrapper (`_mlir__mlir_ciface_<entry>`: one table of pointers
+        # to the arguments) is what is called.
+        packed = uses_packed_interface(argument_count(inputs, outputs, info.scratch_bytes))
+        address = engine.raw_lookup(c_interface(entry) if packed else c_interface(entry)[len("_mlir_"):])
         if not address:
             raise RuntimeError(_lookup_failure(entry, info.externals))
         # Compiling is over: stop the context's pass-manager threads. Otherwise every cached
@@ -122,7 +145,8 @@ class Executable:
         # parallel loops on the one process-wide pool (runtime/parallel_runtime.c).
         llvm_module.context.enable_multithreading(False)
         executable = cls(address, entry, inputs, outputs, info.scratch_bytes, info.parallel,
-                         owner=(engine, llvm_module))  # the engine refers to IR owned by the module's context
+                         owner=(engine, llvm_module),  # the engine refers to IR owned by the module's context
+                         table="cells" if packed else None)
         executable.externals = info.externals
         if keep_object:
             with tempfile.TemporaryDirectory(prefix="mlc-object-") as tmp:
@@ -138,12 +162,15 @@ class Executable:
                      ) -> "Executable":
         """The entry of a shared library made from an engine's object code (its runtime
         dependencies loaded first, see native_library.load)."""
+        packed = uses_packed_interface(argument_count(inputs, outputs, scratch_bytes))
+        symbol = packed_interface(entry) if packed else c_interface(entry)
         try:
-            function = getattr(library, c_interface(entry))
+            function = getattr(library, symbol)
         except AttributeError:
-            raise RuntimeError(f"the library has no C interface for '{entry}'") from None
+            raise RuntimeError(f"the library has no {'packed' if packed else 'C'} interface for '{entry}'") from None
         address = ctypes.cast(function, ctypes.c_void_p).value
-        return cls(address, entry, inputs, outputs, scratch_bytes, parallel, owner=library)
+        return cls(address, entry, inputs, outputs, scratch_bytes, parallel, owner=library,
+                   table="pointers" if packed else None)
 
     @property
     def engine(self) -> ExecutionEngine | None:
@@ -181,11 +208,16 @@ class Executable:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def _link(code: list[bytes], entry: str) -> tuple[JitLinked, int]:
-    """The objects linked into this process and the address of entry's C interface;
-    LLVMError naming what is missing (linking happens at the first lookup)."""
+def argument_count(inputs: Sequence, outputs: Sequence, scratch_bytes: int | None) -> int:
+    """The pointers an entry's C interface takes: inputs, results, the scratch buffer."""
+    return len(inputs) + len(outputs) + (scratch_bytes is not None)
+
+
+def _link(code: list[bytes], symbol: str) -> tuple[JitLinked, int]:
+    """The objects linked into this process and the address of `symbol` (the entry's
+    interface); LLVMError naming what is missing (linking happens at the first lookup)."""
     linked = JitLinked(code)
-    return linked, linked.address(c_interface(entry))
+    return linked, linked.address(symbol)
 
 
 def _lookup_failure(entry: str, externals: tuple[str, ...], llvm_message: str = "") -> str:

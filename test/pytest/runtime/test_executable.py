@@ -227,3 +227,56 @@ def test_runner_utilities_are_loaded_only_for_code_that_calls_them():
     done = subprocess.run([sys.executable, "-c", _RUNNER_UTILS_CHILD], capture_output=True, text=True,
                           timeout=300, env={**os.environ, "MLC_CACHE": "0"})
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-1500:]
+
+
+def _many_arrays(n: int):
+    """A function of n arrays returning n: more pointers than a direct call may take when
+    2n + 1 passes the limit."""
+    xs = [np.arange(i, i + 3, dtype=np.float32) for i in range(n)]
+    return (lambda xs, s: [x * s + 1.0 for x in xs]), (xs, np.float32(2))
+
+
+def _check_many(out, xs):
+    assert len(out) == len(xs)
+    for o, x in zip(out, xs):
+        np.testing.assert_array_equal(o, x * np.float32(2) + np.float32(1))
+
+
+def test_more_arrays_than_a_direct_call_takes():
+    """513 inputs and 512 results: past ctypes' 1,024 arguments, the entry is called through
+    its packed interface (a table of the descriptor pointers)."""
+    from mlc import abi
+    fn, (xs, s) = _many_arrays(512)
+    compiled = mlc.jit(fn).lower(xs, s).compile()
+    assert abi.uses_packed_interface(len(compiled.executable.inputs) + len(compiled.executable.outputs))
+    _check_many(compiled(xs, s), xs)
+    _check_many(compiled(xs[::-1], s), xs[::-1])  # the table is reused, the pointers are new
+
+
+@pytest.mark.parametrize("jit", ["orc", "execution-engine"])
+def test_packed_interface_on_both_jits(jit, monkeypatch):
+    """The same path with the limit lowered to 4 (3 inputs + 3 results + the scalar): MLC's
+    trampoline under ORC, the engine's own packed wrapper under the ExecutionEngine."""
+    from mlc import abi
+    from mlc.options import CompileOptions
+    monkeypatch.setattr(abi, "MAX_DIRECT_ARGUMENTS", 4)
+    fn, (xs, s) = _many_arrays(3)
+    f = mlc.jit(fn, options=CompileOptions(jit=jit))
+    _check_many(f(xs, s), xs)
+    assert len(next(iter(f._cache.values())).executable._arguments) == 1  # the table's address
+
+
+def test_packed_interface_from_the_disk_cache(tmp_path, monkeypatch):
+    """A packed entry is stored with its trampoline, and a later compile loads it."""
+    from mlc import abi
+    from mlc.runtime import disk_cache
+    monkeypatch.setattr(abi, "MAX_DIRECT_ARGUMENTS", 4)
+    monkeypatch.setenv("MLC_CACHE", "1")
+    monkeypatch.setenv("MLC_CACHE_DIR", str(tmp_path))
+    fn, (xs, s) = _many_arrays(3)
+    first = mlc.jit(fn).lower(xs, s).compile()
+    disk_cache.flush_all()
+    again = mlc.jit(fn).lower(xs, s).compile()
+    assert not first.cache_hit and again.cache_hit
+    assert len(again.executable._arguments) == 1
+    _check_many(again(xs, s), xs)
