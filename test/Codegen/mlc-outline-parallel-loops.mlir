@@ -2,12 +2,14 @@
 
 // An scf.forall becomes a call into MLC's thread pool: its body is outlined into a function
 // of (context, block), the values it reads are stored in the context, and the 64 iterations
-// are cut into 4 blocks per thread (8 blocks of 8).
+// are cut into 4 blocks per thread (8 blocks of 8). A memref of static layout crosses as
+// its aligned pointer; the body rebuilds its descriptor from the type.
 // CHECK-LABEL: func @rows
-// CHECK: %[[CTX:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(f32, struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>)>
+// CHECK: %[[CTX:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(f32, ptr)>
 // CHECK: %[[P0:.*]] = llvm.insertvalue %arg1, %{{.*}}[0]
 // CHECK: %[[D:.*]] = builtin.unrealized_conversion_cast %arg0 : memref<64xf32> to !llvm.struct
-// CHECK: %[[P1:.*]] = llvm.insertvalue %[[D]], %[[P0]][1]
+// CHECK: %[[A:.*]] = llvm.extractvalue %[[D]][1]
+// CHECK: %[[P1:.*]] = llvm.insertvalue %[[A]], %[[P0]][1]
 // CHECK: llvm.store %[[P1]], %[[CTX]]
 // CHECK: %[[F:.*]] = constant @rows_parallel_0
 // CHECK-DAG: %[[BLOCKS:.*]] = arith.constant 8 : i64
@@ -17,7 +19,16 @@
 // CHECK: func private @rows_parallel_0(%[[C:.*]]: !llvm.ptr, %[[B:.*]]: i64)
 // CHECK: %[[S:.*]] = llvm.load %[[C]]
 // CHECK: %[[V:.*]] = llvm.extractvalue %[[S]][0]
-// CHECK: %[[M:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<64xf32>
+// CHECK: %[[PTR:.*]] = llvm.extractvalue %[[S]][1]
+// CHECK: %[[D0:.*]] = llvm.insertvalue %[[PTR]], %{{.*}}[0]
+// CHECK: %[[D1:.*]] = llvm.insertvalue %[[PTR]], %[[D0]][1]
+// CHECK: %[[OFF:.*]] = llvm.mlir.constant(0 : i64)
+// CHECK: %[[D2:.*]] = llvm.insertvalue %[[OFF]], %[[D1]][2]
+// CHECK: %[[SIZE:.*]] = llvm.mlir.constant(64 : i64)
+// CHECK: %[[D3:.*]] = llvm.insertvalue %[[SIZE]], %[[D2]][3, 0]
+// CHECK: %[[STRIDE:.*]] = llvm.mlir.constant(1 : i64)
+// CHECK: %[[D4:.*]] = llvm.insertvalue %[[STRIDE]], %[[D3]][4, 0]
+// CHECK: %[[M:.*]] = builtin.unrealized_conversion_cast %[[D4]] : !llvm.struct<{{.*}}> to memref<64xf32>
 // CHECK: %[[BI:.*]] = arith.index_cast %[[B]] : i64 to index
 // CHECK: %[[LO:.*]] = arith.muli %[[BI]], %c8
 // CHECK: %[[END:.*]] = arith.addi %[[LO]], %c8
@@ -37,7 +48,7 @@ func.func @rows(%x: memref<64xf32>, %v: f32) {
 // lower bounds and steps are applied; an index crosses the context as i64; a constant is
 // cloned into the body, not stored.
 // CHECK-LABEL: func @grid
-// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(i64, struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>)>
+// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(i64, ptr)>
 // CHECK: arith.index_cast %arg1 : index to i64
 // CHECK: call @mlc_parallel_for
 // CHECK: func private @grid_parallel_0
@@ -154,6 +165,25 @@ func.func @row_buffer(%x: memref<64x512xf32>, %v: f32) {
     memref.store %v, %buf[%c0] : memref<512xf32>
     %row = memref.subview %x[%i, 0] [1, 512] [1, 1] : memref<64x512xf32> to memref<512xf32, strided<[1], offset: ?>>
     memref.copy %buf, %row : memref<512xf32> to memref<512xf32, strided<[1], offset: ?>>
+  }
+  return
+}
+
+// -----
+
+// A memref whose offset is only known at run time (a subview at a computed row) crosses the
+// context as its whole descriptor.
+// CHECK-LABEL: func @dynamic_offset
+// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>)>
+// CHECK: func private @dynamic_offset_parallel_0
+// CHECK: %[[S:.*]] = llvm.load
+// CHECK: %[[D:.*]] = llvm.extractvalue %[[S]][0] : !llvm.struct<(struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>)>
+// CHECK: builtin.unrealized_conversion_cast %[[D]] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<16xf32, strided<[1], offset: ?>>
+func.func @dynamic_offset(%x: memref<64x16xf32>, %r: index) {
+  %row = memref.subview %x[%r, 0] [1, 16] [1, 1] : memref<64x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+  %c1 = arith.constant 1.0 : f32
+  scf.forall (%i) in (16) {
+    memref.store %c1, %row[%i] : memref<16xf32, strided<[1], offset: ?>>
   }
   return
 }

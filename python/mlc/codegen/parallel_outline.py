@@ -19,8 +19,12 @@ The iterations, linearized, are cut into `blocks` contiguous ranges; the runtime
 to the caller's thread and its workers as they come free (a block of one iteration has no
 loop: the block index is the iteration; an alloca of the body moves before the block loop,
 one buffer per block). The body function has internal linkage: only its address is taken,
-and the JIT wraps every external function. A memref crosses the context as
-its LLVM descriptor (unrealized casts that convert-to-llvm folds away), an index as i64,
+and the JIT wraps every external function. A memref of static layout (shape, strides and
+offset in its type) crosses the context as its aligned pointer, and the body rebuilds its
+descriptor with the type's constants: one word instead of 3 + 2 x rank, and LLVM sees the
+strides (an SGD step over 100 parameters stored 2,100 words in its contexts, a 3,100-line
+entry function; its LLVM code generation 0.92 -> 0.25 s). Any other memref crosses as its
+LLVM descriptor (unrealized casts that convert-to-llvm folds away), an index as i64,
 constants are cloned into the body. A nested scf.forall, a loop whose captured values have
 no LLVM form, or a single-threaded compile (threads=1) becomes sequential scf.for loops.
 
@@ -50,14 +54,27 @@ BLOCKS_PER_THREAD = 4
 _MAX_BLOCKS = 0xffff  # the runtime's limit
 
 
+def _descriptor_type(rank: int) -> str:
+    return "struct<(ptr, ptr, i64)>" if rank == 0 else \
+        f"struct<(ptr, ptr, i64, array<{rank} x i64>, array<{rank} x i64>)>"
+
+
+def _static_layout(t: ir.MemRefType) -> tuple[int, list[int]] | None:
+    """(offset, strides) of a memref type whose descriptor is constants but for its pointers
+    (static shape, strides and offset), else None."""
+    if not t.has_static_shape:
+        return None
+    strides, offset = t.get_strides_and_offset()
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    return None if offset == dynamic or dynamic in strides else (offset, strides)
+
+
 def _llvm_field(t: ir.Type) -> str | None:
     """How a value of type `t` is stored in the context struct, or None if it cannot be."""
     if isinstance(t, ir.MemRefType):
         if t.memory_space is not None:
             return None
-        rank = t.rank
-        return "struct<(ptr, ptr, i64)>" if rank == 0 else \
-            f"struct<(ptr, ptr, i64, array<{rank} x i64>, array<{rank} x i64>)>"
+        return "ptr" if _static_layout(t) is not None else _descriptor_type(t.rank)
     if isinstance(t, ir.IndexType):
         return "i64"
     if isinstance(t, (ir.IntegerType, ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)):
@@ -70,12 +87,29 @@ def _llvm_field(t: ir.Type) -> str | None:
 
 def _field_type(field: str) -> ir.Type:
     """The MLIR type of a context field (_llvm_field's spelling, nested structs unprefixed)."""
-    return ir.Type.parse("!llvm." + field if field.startswith("struct") else field)
+    return ir.Type.parse("!llvm." + field if field.startswith(("struct", "ptr")) else field)
 
 
 def _has_index(t: ir.Type) -> bool:
     """An index or a vector of indices: crosses the context as i64s (arith.index_cast)."""
     return isinstance(t, ir.IndexType) or (isinstance(t, ir.VectorType) and isinstance(t.element_type, ir.IndexType))
+
+
+def _rebuilt_descriptor(pointer: ir.Value, t: ir.MemRefType) -> ir.Value:
+    """The LLVM descriptor of a memref of type `t` (static layout) at `pointer`: both pointers
+    `pointer`, the offset, sizes and strides constants. (The body only reads and writes the
+    buffer: the allocated pointer, for deallocation, is never used there.)"""
+    offset, strides = _static_layout(t)
+    i64 = ir.IntegerType.get_signless(64)
+    descriptor = llvm.PoisonOp(_field_type(_descriptor_type(t.rank))).result
+    descriptor = llvm.InsertValueOp(descriptor, pointer, [0]).result
+    descriptor = llvm.InsertValueOp(descriptor, pointer, [1]).result
+    fields = [([2], offset)] + [([3, d], size) for d, size in enumerate(t.shape)] + \
+             [([4, d], stride) for d, stride in enumerate(strides)]
+    for position, value in fields:
+        constant = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, value)).result
+        descriptor = llvm.InsertValueOp(descriptor, constant, position).result
+    return descriptor
 
 
 def _captures(forall) -> tuple[list[ir.Value], list[ir.Value]] | None:
@@ -137,6 +171,8 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
                 stored = llvm.ExtractValueOp(_field_type(field),
                                              context, [k]).result
                 if isinstance(v.type, ir.MemRefType):
+                    if field == "ptr":
+                        stored = _rebuilt_descriptor(stored, ir.MemRefType(v.type))
                     remap[v] = builtin.UnrealizedConversionCastOp([v.type], [stored]).result
                 elif _has_index(v.type):
                     remap[v] = arith.index_cast(v.type, stored)
@@ -196,7 +232,10 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
             packed = llvm.PoisonOp(context_type).result
             for k, (v, field) in enumerate(zip(values, fields)):
                 if isinstance(v.type, ir.MemRefType):
-                    v = builtin.UnrealizedConversionCastOp([_field_type(field)], [v]).result
+                    descriptor = _field_type(_descriptor_type(ir.MemRefType(v.type).rank))
+                    v = builtin.UnrealizedConversionCastOp([descriptor], [v]).result
+                    if field == "ptr":  # the aligned pointer: the rest is in the type
+                        v = llvm.ExtractValueOp(ptr, v, [1]).result
                 elif _has_index(v.type):
                     v = arith.index_cast(_field_type(field), v)
                 packed = llvm.InsertValueOp(packed, v, [k]).result
