@@ -142,3 +142,15 @@ def test_results_die_with_their_last_reference(tree):
         assert all(r() is None for r in refs)
     finally:
         gc.enable()
+
+
+def test_a_class_registered_after_it_was_a_leaf_becomes_a_node():
+    """Types met as leaves are remembered (a fast path for arrays); registering one later
+    makes it a node all the same."""
+    class Pair:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+
+    assert len(tu.tree_leaves([Pair(1, 2), Pair(3, 4)])) == 2
+    tu.register_pytree_node(Pair, lambda p: ((p.a, p.b), None), lambda _, c: Pair(*c))
+    assert tu.tree_leaves([Pair(1, 2), Pair(3, 4)]) == [1, 2, 3, 4]

@@ -23,6 +23,9 @@ MAX_DEPTH = 256
 
 # cls -> (flatten, unflatten) for user classes (register_pytree_node).
 _CUSTOM: dict[type, tuple[Callable, Callable]] = {}
+# Types met as leaves (no container, no registered node): the next one of them is a leaf at
+# once, without the node checks (a training step's hundreds of parameter arrays).
+_LEAF_TYPES: set[type] = set()
 
 
 def register_pytree_node(cls: type, flatten_fn: Callable, unflatten_fn: Callable) -> None:
@@ -33,6 +36,7 @@ def register_pytree_node(cls: type, flatten_fn: Callable, unflatten_fn: Callable
     if cls in _CUSTOM or cls in (tuple, list, dict, type(None)):
         raise ValueError(f"{cls.__name__} is already registered as a pytree node")
     _CUSTOM[cls] = (flatten_fn, unflatten_fn)
+    _LEAF_TYPES.discard(cls)
 
 
 def register_pytree_node_class(cls: type) -> type:
@@ -68,6 +72,9 @@ def _flatten(node, is_leaf, leaves: list, depth: int):
     if is_leaf is not None and is_leaf(node):
         leaves.append(node)
         return LEAF
+    if type(node) in _LEAF_TYPES:
+        leaves.append(node)
+        return LEAF
     if node is None:
         return ("none",)
     depth += 1
@@ -84,6 +91,7 @@ def _flatten(node, is_leaf, leaves: list, depth: int):
     if isinstance(node, dict):
         keys = _sorted_keys(node)
         return ("dict", keys, tuple(_flatten(node[k], is_leaf, leaves, depth) for k in keys))
+    _LEAF_TYPES.add(type(node))
     leaves.append(node)
     return LEAF
 

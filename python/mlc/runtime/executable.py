@@ -27,7 +27,7 @@ from ..abi import (PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface, packed_interface,
 from .buffer_pool import POOL, aligned_bytes
 from .libraries import jit_shared_libraries, keep_forever
 from .llvm_backend import JitLinked, LLVMError, object_code, object_codes
-from .memref import TensorSpec, checked_argument, data_pointer, make_descriptor
+from .memref import TensorSpec, checked_argument, data_pointer, data_pointers, make_descriptor
 
 # Every live Executable. In a fork() child they are never destroyed: an ExecutionEngine's
 # destructor joins JIT worker threads that exist only in the parent, and crashes.
@@ -202,8 +202,8 @@ class Executable:
         results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
                    for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
         with self._lock:
-            for desc, array in zip(self._descriptors, arrays + results):
-                desc.allocated = desc.aligned = data_pointer(array)
+            for desc, pointer in zip(self._descriptors, data_pointers(arrays + results)):
+                desc.allocated = desc.aligned = pointer
             self._fn(*self._arguments)
         return results[0] if len(results) == 1 else tuple(results)
 

@@ -48,6 +48,16 @@ def _pick_data_pointer():
 data_pointer = _pick_data_pointer()
 
 
+def _read_data_fields(arrays) -> list[int]:
+    read = ctypes.c_void_p.from_address
+    return [read(id(a) + _DATA_OFFSET).value or 0 for a in arrays]
+
+
+# data_pointer of each array, the field read inlined (a call per array is half the cost).
+data_pointers = _read_data_fields if data_pointer is _read_data_field else \
+    (lambda arrays: [_ctypes_data(a) for a in arrays])
+
+
 @dataclass(frozen=True)
 class TensorSpec:
     """A statically shaped array: what an argument or result of a compiled function is."""
