@@ -136,7 +136,8 @@ class Executable:
         # packed wrapper of it, is `_mlir_` + "ciface_" + entry. Past ctypes' limit on a
         # call's arguments, the wrapper (`_mlir__mlir_ciface_<entry>`: one table of pointers
         # to the arguments) is what is called.
-        packed = uses_packed_interface(argument_count(inputs, outputs, info.scratch_bytes))
+        arguments = argument_count(inputs, outputs, info.scratch_bytes)
+        packed = uses_packed_interface(arguments)
         address = engine.raw_lookup(c_interface(entry) if packed else c_interface(entry)[len("_mlir_"):])
         if not address:
             raise RuntimeError(_lookup_failure(entry, info.externals))
@@ -154,6 +155,9 @@ class Executable:
                 engine.dump_to_object_file(path)
                 with open(path, "rb") as f:
                     executable.object_code = [f.read()]
+            if packed:  # the persistent cache's library is called through MLC's trampoline
+                executable.object_code.append(
+                    object_code(packed_interface_ir(entry, arguments), 0, pipeline="always-inline"))
         return executable
 
     @classmethod

@@ -266,17 +266,21 @@ def test_packed_interface_on_both_jits(jit, monkeypatch):
     assert len(next(iter(f._cache.values())).executable._arguments) == 1  # the table's address
 
 
-def test_packed_interface_from_the_disk_cache(tmp_path, monkeypatch):
-    """A packed entry is stored with its trampoline, and a later compile loads it."""
+@pytest.mark.parametrize("jit", ["orc", "execution-engine"])
+def test_packed_interface_from_the_disk_cache(jit, tmp_path, monkeypatch):
+    """A packed entry is stored with its trampoline (also the engine's object), and a later
+    compile loads it."""
     from mlc import abi
+    from mlc.options import CompileOptions
     from mlc.runtime import disk_cache
     monkeypatch.setattr(abi, "MAX_DIRECT_ARGUMENTS", 4)
     monkeypatch.setenv("MLC_CACHE", "1")
     monkeypatch.setenv("MLC_CACHE_DIR", str(tmp_path))
     fn, (xs, s) = _many_arrays(3)
-    first = mlc.jit(fn).lower(xs, s).compile()
+    options = CompileOptions(jit=jit)
+    first = mlc.jit(fn, options=options).lower(xs, s).compile()
     disk_cache.flush_all()
-    again = mlc.jit(fn).lower(xs, s).compile()
+    again = mlc.jit(fn, options=options).lower(xs, s).compile()
     assert not first.cache_hit and again.cache_hit
     assert len(again.executable._arguments) == 1
     _check_many(again(xs, s), xs)
