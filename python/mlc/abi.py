@@ -40,9 +40,20 @@ def packed_interface(entry: str) -> str:
     return "_mlc_packed_" + entry
 
 
+def argument_count(inputs, outputs, scratch_bytes: int | None) -> int:
+    """The pointers an entry's C interface takes: inputs, results, the scratch buffer."""
+    return len(inputs) + len(outputs) + (scratch_bytes is not None)
+
+
 def uses_packed_interface(arguments: int) -> bool:
     """Whether an entry whose C interface takes `arguments` pointers is called packed."""
     return arguments > MAX_DIRECT_ARGUMENTS
+
+
+def called_symbol(entry: str, arguments: int) -> str:
+    """The symbol the runtime calls for `entry`: its C interface, or past the limit its
+    packed interface."""
+    return packed_interface(entry) if uses_packed_interface(arguments) else c_interface(entry)
 
 
 def packed_interface_ir(entry: str, arguments: int) -> str:

@@ -220,9 +220,10 @@ class _Group:
                 return True
         return False
 
-    def add(self, op, accesses) -> None:
+    def add(self, op, accesses, ops: int) -> None:
         self.kernels.append(op)
         self.span.append(op)
+        self.ops += ops
         for root, out, by_row in accesses:
             (self.written_rows if out and by_row else self.written_whole if out
              else self.read_rows if by_row else self.read_whole).add(root)
@@ -275,8 +276,7 @@ def _groups(ops, depth: int = 1) -> list[_Group]:
         else:
             current.span.extend(pending)
         pending = []
-        current.add(op, accesses)
-        current.ops += size
+        current.add(op, accesses, size)
     close()
     return groups
 

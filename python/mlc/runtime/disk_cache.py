@@ -45,10 +45,10 @@ import numpy as np
 from mlir import ir, passmanager
 
 from .. import config
-from ..abi import c_interface, packed_interface, uses_packed_interface
+from ..abi import argument_count, called_symbol
 from ..options import CompileOptions
 from . import native_library
-from .executable import Executable, argument_count
+from .executable import Executable
 from .fingerprint import environment_fields
 from .memref import TensorSpec
 
@@ -255,9 +255,8 @@ class DiskCache:
     def _write(self, key: str, fields: dict[str, str], object_paths: list[str], meta: dict) -> None:
         tmp_library = f"{object_paths[0][:-2]}.so"
         try:
-            packed = uses_packed_interface(argument_count(meta["inputs"], meta["outputs"], meta["scratch_bytes"]))
-            native_library.link_shared(object_paths, tmp_library,
-                                       [packed_interface(meta["entry"]) if packed else c_interface(meta["entry"])])
+            arguments = argument_count(meta["inputs"], meta["outputs"], meta["scratch_bytes"])
+            native_library.link_shared(object_paths, tmp_library, [called_symbol(meta["entry"], arguments)])
             data = Path(tmp_library).read_bytes()
             digest = _digest(data)
             meta.update(library=f"{key}.{digest[:16]}.so", library_size=len(data), library_sha256=digest)

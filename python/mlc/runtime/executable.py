@@ -22,7 +22,7 @@ import numpy as np
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
-from ..abi import (PARALLEL_SYMBOL, SCRATCH_ATTR, c_interface, packed_interface, packed_interface_ir,
+from ..abi import (PARALLEL_SYMBOL, SCRATCH_ATTR, argument_count, c_interface, called_symbol, packed_interface_ir,
                    uses_packed_interface)
 from .buffer_pool import POOL, aligned_bytes
 from .libraries import jit_shared_libraries, keep_forever
@@ -75,10 +75,11 @@ class Executable:
             self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
             self._arguments = tuple(pointers)
         else:
+            if table == "cells":  # each table entry the address of a cell holding the argument
+                self._cells = (ctypes.c_void_p * n)(*pointers)
+                cell = ctypes.sizeof(ctypes.c_void_p)
+                pointers = [ctypes.addressof(self._cells) + cell * i for i in range(n)]
             self._table = (ctypes.c_void_p * n)(*pointers)
-            if table == "cells":
-                self._cells, cell = self._table, ctypes.sizeof(ctypes.c_void_p)
-                self._table = (ctypes.c_void_p * n)(*(ctypes.addressof(self._cells) + cell * i for i in range(n)))
             self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
             self._arguments = (ctypes.addressof(self._table),)
         self._lock = threading.Lock()  # the descriptors are shared by all calls
@@ -102,11 +103,11 @@ class Executable:
         packed = uses_packed_interface(arguments)
         try:
             code = object_codes(llvm_ir, opt_level, threads=threads)
-            if packed:  # (a trampoline: -O0's fast instruction selection, linear in its size)
-                code.append(object_code(packed_interface_ir(entry, arguments), 0, pipeline="always-inline"))
+            if packed:
+                code.append(_trampoline(entry, arguments))
         except LLVMError as e:
             raise RuntimeError(f"LLVM failed on the compiled module: {e}") from None
-        symbol = packed_interface(entry) if packed else c_interface(entry)
+        symbol = called_symbol(entry, arguments)
         try:
             linked, address = _link(code, symbol)
         except LLVMError:
@@ -156,8 +157,7 @@ class Executable:
                 with open(path, "rb") as f:
                     executable.object_code = [f.read()]
             if packed:  # the persistent cache's library is called through MLC's trampoline
-                executable.object_code.append(
-                    object_code(packed_interface_ir(entry, arguments), 0, pipeline="always-inline"))
+                executable.object_code.append(_trampoline(entry, arguments))
         return executable
 
     @classmethod
@@ -166,10 +166,10 @@ class Executable:
                      ) -> "Executable":
         """The entry of a shared library made from an engine's object code (its runtime
         dependencies loaded first, see native_library.load)."""
-        packed = uses_packed_interface(argument_count(inputs, outputs, scratch_bytes))
-        symbol = packed_interface(entry) if packed else c_interface(entry)
+        arguments = argument_count(inputs, outputs, scratch_bytes)
+        packed = uses_packed_interface(arguments)
         try:
-            function = getattr(library, symbol)
+            function = getattr(library, called_symbol(entry, arguments))
         except AttributeError:
             raise RuntimeError(f"the library has no {'packed' if packed else 'C'} interface for '{entry}'") from None
         address = ctypes.cast(function, ctypes.c_void_p).value
@@ -212,9 +212,10 @@ class Executable:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def argument_count(inputs: Sequence, outputs: Sequence, scratch_bytes: int | None) -> int:
-    """The pointers an entry's C interface takes: inputs, results, the scratch buffer."""
-    return len(inputs) + len(outputs) + (scratch_bytes is not None)
+def _trampoline(entry: str, arguments: int) -> bytes:
+    """The object code of `entry`'s packed interface (abi.packed_interface_ir), at -O0: fast
+    instruction selection, linear in its size."""
+    return object_code(packed_interface_ir(entry, arguments), 0, pipeline="always-inline")
 
 
 def _link(code: list[bytes], symbol: str) -> tuple[JitLinked, int]:
