@@ -154,3 +154,29 @@ def test_a_class_registered_after_it_was_a_leaf_becomes_a_node():
     assert len(tu.tree_leaves([Pair(1, 2), Pair(3, 4)])) == 2
     tu.register_pytree_node(Pair, lambda p: ((p.a, p.b), None), lambda _, c: Pair(*c))
     assert tu.tree_leaves([Pair(1, 2), Pair(3, 4)]) == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("tree", [
+    [np.float32(1), np.float32(2)],                     # all of a leaf type met before: taken whole
+    (np.float32(1), None, [np.float32(2)], {}),          # mixed: child by child
+    {"b": [np.float32(1), 2.0], "a": (np.float32(3),)},  # dict values through the same path
+    [[], (), [np.float32(4), [np.float32(5)]]],
+])
+def test_flatten_takes_whole_leaf_lists_with_the_same_structure(tree):
+    """A container of leaves only is flattened in one step: the leaves, their order and the
+    structure are those of the child-by-child walk (the first flatten, before the leaf types
+    are known, walks child by child), and unflatten rebuilds the same tree."""
+    from mlc.frontend import pytree
+    known = set(pytree._LEAF_TYPES)
+    try:
+        pytree._LEAF_TYPES.clear()
+        leaves, walked = pytree.flatten(tree)
+        pytree._LEAF_TYPES.update({np.float32, float})
+        fast_leaves, fast = pytree.flatten(tree)
+    finally:
+        pytree._LEAF_TYPES.clear()
+        pytree._LEAF_TYPES.update(known)
+    assert fast == walked and all(a is b for a, b in zip(fast_leaves, leaves)) and len(fast_leaves) == len(leaves)
+    rebuilt = pytree.unflatten(fast, fast_leaves)
+    assert pytree.flatten(rebuilt)[1] == walked and type(rebuilt) is type(tree)
+    assert all(a is b for a, b in zip(pytree.flatten(rebuilt)[0], leaves))

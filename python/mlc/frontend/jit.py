@@ -144,8 +144,10 @@ class Jitted:
         # Leaves in parameter order, so the compiled function's arguments read as the user's.
         leaves, structure = flatten(list(dynamic.values()))
         structure = (tuple(dynamic), structure)
-        specs = tuple(_leaf_spec(x) for x in leaves)
-        key = (structure, tuple((s, d.str, w) for s, d, w in specs), tuple(sorted(static.items())))
+        # An exact ndarray's spec inline (a call per leaf, and dtype.str's new string per
+        # leaf, were most of an optimizer step's dispatch over hundreds of parameters).
+        specs = tuple([(x.shape, x.dtype, False) if type(x) is np.ndarray else _leaf_spec(x) for x in leaves])
+        key = (structure, specs, tuple(sorted(static.items())))
         return key, leaves, structure, specs
 
     @property

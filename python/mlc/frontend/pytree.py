@@ -14,6 +14,7 @@ A structure is a nested tuple: `("*",)` for a leaf, `("none",)`, `("tuple", chil
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Callable
 
 LEAF = ("*",)
@@ -85,15 +86,24 @@ def _flatten(node, is_leaf, leaves: list, depth: int):
     if _is_namedtuple(node):
         return ("namedtuple", type(node), tuple(_flatten(c, is_leaf, leaves, depth) for c in node))
     if isinstance(node, tuple):
-        return ("tuple", tuple(_flatten(c, is_leaf, leaves, depth) for c in node))
+        return ("tuple", _children(node, is_leaf, leaves, depth))
     if isinstance(node, list):
-        return ("list", tuple(_flatten(c, is_leaf, leaves, depth) for c in node))
+        return ("list", _children(node, is_leaf, leaves, depth))
     if isinstance(node, dict):
         keys = _sorted_keys(node)
-        return ("dict", keys, tuple(_flatten(node[k], is_leaf, leaves, depth) for k in keys))
+        return ("dict", keys, _children([node[k] for k in keys], is_leaf, leaves, depth))
     _LEAF_TYPES.add(type(node))
     leaves.append(node)
     return LEAF
+
+
+def _children(nodes, is_leaf, leaves: list, depth: int) -> tuple:
+    """The structures of a container's children. A container of known leaf types only (a
+    list of parameter arrays) is taken whole, without a call per child."""
+    if is_leaf is None and _LEAF_TYPES.issuperset(map(type, nodes)):
+        leaves.extend(nodes)
+        return (LEAF,) * len(nodes)
+    return tuple(_flatten(c, is_leaf, leaves, depth) for c in nodes)
 
 
 def unflatten(structure, leaves) -> Any:
@@ -107,14 +117,20 @@ def _build(node, it):
     if kind == "none":
         return None
     if kind == "tuple":
-        return tuple(_build(c, it) for c in node[1])
+        return tuple(_build_children(node[1], it))
     if kind == "list":
-        return [_build(c, it) for c in node[1]]
+        return _build_children(node[1], it)
     if kind == "namedtuple":
-        return node[1](*[_build(c, it) for c in node[2]])
+        return node[1](*_build_children(node[2], it))
     if kind == "custom":
-        return _CUSTOM[node[1]][1](node[2], [_build(c, it) for c in node[3]])
-    return {k: _build(c, it) for k, c in zip(node[1], node[2])}
+        return _CUSTOM[node[1]][1](node[2], _build_children(node[3], it))
+    return dict(zip(node[1], _build_children(node[2], it)))
+
+
+def _build_children(children: tuple, it) -> list:
+    if children.count(LEAF) == len(children):  # all leaves (a list of parameters): no call per child
+        return list(itertools.islice(it, len(children)))
+    return [_build(c, it) for c in children]
 
 
 def num_leaves(structure) -> int:

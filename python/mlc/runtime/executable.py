@@ -27,7 +27,8 @@ from ..abi import (PARALLEL_SYMBOL, SCRATCH_ATTR, argument_count, c_interface, c
 from .buffer_pool import POOL, aligned_bytes
 from .libraries import jit_shared_libraries, keep_forever
 from .llvm_backend import JitLinked, LLVMError, object_code, object_codes
-from .memref import TensorSpec, checked_argument, data_pointer, data_pointers, make_descriptor
+from .memref import (NATIVE_POINTERS_MIN, TensorSpec, checked_argument, data_pointer, data_pointers,
+                     make_descriptor, pointer_store)
 
 # Every live Executable. In a fork() child they are never destroyed: an ExecutionEngine's
 # destructor joins JIT worker threads that exist only in the parent, and crashes.
@@ -71,6 +72,10 @@ class Executable:
             self._descriptors.append(scratch)
         n = len(self._descriptors)
         pointers = [ctypes.addressof(d) for d in self._descriptors]
+        # Many arrays: a call stores their data pointers natively (memref.pointer_store).
+        arrays = len(self.inputs) + len(self.outputs)
+        self._objects = (ctypes.c_int64 * arrays)() if arrays >= NATIVE_POINTERS_MIN else None
+        self._targets = (ctypes.c_void_p * arrays)(*pointers[:arrays]) if self._objects is not None else None
         if table is None:
             self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
             self._arguments = tuple(pointers)
@@ -206,8 +211,13 @@ class Executable:
         results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
                    for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
         with self._lock:
-            for desc, pointer in zip(self._descriptors, data_pointers(arrays + results)):
-                desc.allocated = desc.aligned = pointer
+            native = pointer_store() if self._objects is not None else None
+            if native is not None:
+                self._objects[:] = [id(a) for a in arrays + results]  # alive until the call returns
+                native[0](self._targets, self._objects, len(self._objects))
+            else:
+                for desc, pointer in zip(self._descriptors, data_pointers(arrays + results)):
+                    desc.allocated = desc.aligned = pointer
             self._fn(*self._arguments)
         return results[0] if len(results) == 1 else tuple(results)
 

@@ -284,3 +284,25 @@ def test_packed_interface_from_the_disk_cache(jit, tmp_path, monkeypatch):
     assert not first.cache_hit and again.cache_hit
     assert len(again.executable._arguments) == 1
     _check_many(again(xs, s), xs)
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_many_arrays_store_their_pointers_natively_or_not(native, monkeypatch):
+    """From memref.NATIVE_POINTERS_MIN arrays on, a call stores the data pointers with the
+    native helper; without it (numpy's field not readable directly) the Python stores. Both
+    see new arrays at every call: other inputs, a non-contiguous one (copied), fresh results."""
+    from mlc.runtime import executable, memref
+    if not native:
+        monkeypatch.setattr(executable, "pointer_store", lambda: None)
+    n = memref.NATIVE_POINTERS_MIN
+    fn, (xs, s) = _many_arrays(n)
+    compiled = mlc.jit(fn).lower(xs, s).compile()
+    assert compiled.executable._objects is not None
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        ys = [rng.standard_normal(3).astype(np.float32) for _ in range(n)]
+        ys[1] = rng.standard_normal(6).astype(np.float32)[::2]  # strided: copied to a contiguous one
+        first = compiled(ys, s)
+        _check_many(first, ys)
+        _check_many(compiled(ys[::-1], s), ys[::-1])
+        _check_many(first, ys)  # the earlier results are theirs, not the next call's
