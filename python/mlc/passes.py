@@ -53,6 +53,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-direct-conv": "mlc.codegen.direct_conv:DirectConv",
     "mlc-vector-math": "mlc.codegen.vector_math:VectorMath",
     "mlc-fma": "mlc.codegen.fma:FuseMultiplyAdd",
+    "mlc-transposed-broadcasts": "mlc.codegen.transposed_broadcasts:TransposedBroadcasts",
     "mlc-select-min-max": "mlc.codegen.select_min_max:SelectMinMax",
     # The pipelines of the last three stages, from their lists in pipelines.py.
     "mlc-bufferize": "mlc.pipelines:Bufferize",

@@ -28,6 +28,7 @@ from .codegen.tile_matmul import TileMatmul
 from .codegen.parallel_outline import ParallelOutline
 from .codegen.row_fusion import RowFusion
 from .codegen.vector_math import VectorMath
+from .codegen.transposed_broadcasts import TransposedBroadcasts
 from .codegen.vectorize import Vectorize
 from .conversion.bool_to_byte import BoolToByte
 from .conversion.control_flow_destinations import ControlFlowDestinations
@@ -129,6 +130,8 @@ def codegen_passes() -> list[Pass]:
         Blas(),
         # Innermost loops over vectors of the target's width.
         Vectorize(),
+        # A register-tiled matmul's A rows as splats, not transposes lowered element by element.
+        TransposedBroadcasts(),
         # After vectorizing (so the math ops are vector ops): f32 exp/log/tanh as polynomial
         # helpers, then what has no approximation (sin/cos, f64) as libmvec calls.
         MathApprox(),
