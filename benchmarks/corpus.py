@@ -751,12 +751,15 @@ NOTES: dict[str, str] = {
                      "(16.8 MB written, then read for 512 elements); two passes over the logits (max, exp-sum)"),
     "adam_update": ("one multi-output kernel (w', m', v' in one pass) with non-temporal stores (59 MB of traffic, "
                     "was 84 with the stores' line reads) plus 2 scalar kernels for the bias corrections"),
-    "sgd_many_params": ("slower than numpy, about as fast as jax.jit (0.93-0.99x; its dispatch pays per array too): the kernels "
-                        "take 0.086 ms (7 row loops of at most 64 ops on the thread pool); the rest is MLC's Python "
-                        "dispatch of 301 arrays, ~2 us each (pytree flatten, the signature key, the argument "
-                        "checks, a descriptor per array). Compile 0.9 s against jax.jit's 0.12 (linear in the "
-                        "parameters since the eighth session: 4.9 s before, and 300 parameters failed to call). "
-                        "Next: an entry taking bare data pointers (no descriptors to fill) and a C-level dispatch (this row: 2026-12-06 01:05 UTC, the others 2026-12-05)"),
+    "sgd_many_params": ("slower than numpy, faster than jax.jit (1.29x on the AVX-512 host; its dispatch pays per array "
+                        "too): the kernels and the call of 302 arguments take ~0.09-0.13 ms; the rest is Python per "
+                        "array (the pytree walk, the signature key, the argument checks, the result arrays, ~1 us "
+                        "each). The ninth session cut the key (a dtype string per leaf), the walk (a list of leaves "
+                        "taken whole) and the pointer stores (a native helper): 435-730 -> 281-375 us in alternating "
+                        "processes. Both numpy and MLC pay page faults on their 100 new 16 KB results whenever glibc "
+                        "has given the heap's top back to the system (2-3x on either, by process history). Compile "
+                        "0.65 s against jax.jit's 0.14 (linear in the parameters). Next: the call through a packed "
+                        "table and one pass over the leaves for key and checks (this row: 2026-12-06 02:22 UTC)"),
     "patch_embed": "patchify is a transpose copy, then one GEMM (the batch folds into M)",
     "rmsnorm": "one row kernel (cost: 1 kernel, 50.9 MB read); memory-bound",
     "depthwise_separable": ("depthwise 3x3 on mlc-direct-conv's channel-vectorized kernel (16.8 -> 6.1 ms alone), pointwise "
