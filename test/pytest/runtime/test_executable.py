@@ -286,17 +286,23 @@ def test_packed_interface_from_the_disk_cache(jit, tmp_path, monkeypatch):
     _check_many(again(xs, s), xs)
 
 
-@pytest.mark.parametrize("native", [True, False])
-def test_many_arrays_store_their_pointers_natively_or_not(native, monkeypatch):
+@pytest.mark.parametrize("native,jit", [(True, "orc"), (False, "orc"), (True, "execution-engine")])
+def test_many_arrays_store_their_pointers_natively_or_not(native, jit, monkeypatch):
     """From memref.NATIVE_POINTERS_MIN arrays on, a call stores the data pointers with the
     native helper; without it (numpy's field not readable directly) the Python stores. Both
-    see new arrays at every call: other inputs, a non-contiguous one (copied), fresh results."""
+    see new arrays at every call: other inputs, a non-contiguous one (copied), fresh results;
+    also through the ExecutionEngine's packed wrapper (its table of cells, with the limit
+    lowered so that the call goes through it)."""
+    from mlc import abi
+    from mlc.options import CompileOptions
     from mlc.runtime import executable, memref
     if not native:
         monkeypatch.setattr(executable, "pointer_store", lambda: None)
+    if jit == "execution-engine":
+        monkeypatch.setattr(abi, "MAX_DIRECT_ARGUMENTS", 4)
     n = memref.NATIVE_POINTERS_MIN
     fn, (xs, s) = _many_arrays(n)
-    compiled = mlc.jit(fn).lower(xs, s).compile()
+    compiled = mlc.jit(fn, options=CompileOptions(jit=jit)).lower(xs, s).compile()
     assert compiled.executable._objects is not None
     rng = np.random.default_rng(7)
     for _ in range(3):
