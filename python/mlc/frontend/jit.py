@@ -258,7 +258,7 @@ class Jitted:
                     self._hits += 1
         else:
             self._hits += 1
-        return compiled.call_leaves(leaves)
+        return compiled.call_leaves(leaves, matched=True)
 
     def _after_fork(self) -> None:
         """In a fork() child: the lock may have been held by a thread that does not exist

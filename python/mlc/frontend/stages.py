@@ -288,13 +288,13 @@ class Compiled:
                               options or dataclasses.replace(self.options, threads=1),
                               source_name=self.lowered.name)
 
-    def _run(self, arrays):
+    def _run(self, arrays, matched: bool = False):
         """The executable on `arrays`. A result donated to an argument was written into that
         argument's array (its out-param is left unwritten), which is returned in its place;
         a donated array the code cannot write into directly, or whose memory another argument
         shares (the code assumes it does not), is copied first."""
         if not self._aliases:
-            return self.executable(*arrays)
+            return self.executable.call_matched(arrays) if matched else self.executable(*arrays)
         arrays = list(arrays)
         for _, i in self._aliases:
             a, dtype = arrays[i], self.lowered.in_specs[i][1]
@@ -306,16 +306,22 @@ class Compiled:
         return self.executable(*arrays, outputs={k: arrays[i] for k, i in self._aliases})
 
     def call_arrays(self, arrays):
-        """The fast path: positional numpy arrays, exactly the compiled signature's."""
-        out = self._run(arrays)
+        """The fast path: positional numpy arrays whose shapes and dtypes a jit cache key
+        matched to the compiled signature's."""
+        out = self._run(arrays, matched=True)
         if self._single:
             return out
         return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
 
-    def call_leaves(self, leaves):
-        arrays = [x if isinstance(x, np.ndarray) else np.asarray(x, dtype=spec[1])
-                  for x, spec in zip(leaves, self.lowered.in_specs)]
-        out = self._run(arrays)
+    def call_leaves(self, leaves, matched: bool = False):
+        """The results on flattened arguments; matched: a jit cache key matched their shapes
+        and dtypes to the signature's (the executable then checks only their layout)."""
+        if matched and not self._aliases:
+            out = self.executable.call_matched(leaves)  # (scalars become 0-d arrays there)
+        else:
+            arrays = [x if isinstance(x, np.ndarray) else np.asarray(x, dtype=spec[1])
+                      for x, spec in zip(leaves, self.lowered.in_specs)]
+            out = self._run(arrays)
         if self._single:
             return out
         out = out if isinstance(out, tuple) else (out,)

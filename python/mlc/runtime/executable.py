@@ -208,6 +208,17 @@ class Executable:
         arrays = [a if (type(a) is np.ndarray and a.dtype == s.dtype and a.shape == s.shape
                         and a.flags.c_contiguous) else self._check(i, a, s)
                   for i, (a, s) in enumerate(zip(args, self.inputs))]
+        return self._invoke(arrays, outputs)
+
+    def call_matched(self, args):
+        """__call__ on arguments whose shapes and dtypes are the signature's, known from a jit
+        cache key that matched them: only an exact ndarray's layout is checked here (anything
+        else gets __call__'s whole check)."""
+        arrays = [a if type(a) is np.ndarray and a.flags.c_contiguous else self._check(i, a, s)
+                  for i, (a, s) in enumerate(zip(args, self.inputs))]
+        return self._invoke(arrays, None)
+
+    def _invoke(self, arrays: list, outputs: dict | None):
         results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
                    for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
         with self._lock:

@@ -336,3 +336,29 @@ def test_fast_path_with_default_parameters():
     np.testing.assert_allclose(f(x, shift=1.0), x * 2 + 1.0, rtol=1e-6)
     np.testing.assert_allclose(f(x), x * 2 + 0.5, rtol=1e-6)
     assert len(f._fast) == 1 and f._misses == 3, (f._fast, f._misses)
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_cache_hit_still_checks_each_arguments_layout_and_type(nested):
+    """After a hit the executable trusts the key for shapes and dtypes, not for the rest: a
+    strided view, a Python scalar and an ndarray subclass of the compiled signature are each
+    read correctly (positional arrays take the fast path; nested ones the pytree path)."""
+    class Tagged(np.ndarray):
+        pass
+
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((6, 5)).astype(np.float32)
+    s = np.float32(0.5)
+    if nested:
+        f = mlc.jit(lambda t: t[0] * t[1] + 1.0)
+        call = lambda a, b: f((a, b))
+    else:
+        f = mlc.jit(lambda a, b: a * b + 1.0)
+        call = f
+    np.testing.assert_allclose(call(x, s), x * s + 1, rtol=1e-6)  # the compile
+    strided = rng.standard_normal((12, 10)).astype(np.float32)[::2, ::2]
+    assert not strided.flags.c_contiguous
+    np.testing.assert_allclose(call(strided, s), strided * s + 1, rtol=1e-6)
+    np.testing.assert_allclose(call(x.view(Tagged), s), x * s + 1, rtol=1e-6)
+    np.testing.assert_allclose(call(x.T.copy().T, np.float32(2)), x * 2 + 1, rtol=1e-6)  # F order
+    assert f.cache_info().misses == 1
