@@ -243,8 +243,8 @@ def _check_many(out, xs):
 
 
 def test_more_arrays_than_a_direct_call_takes():
-    """513 inputs and 512 results: past ctypes' 1,024 arguments, the entry is called through
-    its packed interface (a table of the descriptor pointers)."""
+    """513 inputs and 512 results: past ctypes' 1,024 arguments (and abi.MAX_DIRECT_ARGUMENTS),
+    the entry is called through its packed interface (a table of the descriptor pointers)."""
     from mlc import abi
     fn, (xs, s) = _many_arrays(512)
     compiled = mlc.jit(fn).lower(xs, s).compile()
