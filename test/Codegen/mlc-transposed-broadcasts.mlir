@@ -68,3 +68,50 @@ func.func @squeezed(%a: vector<1x4xf32>, %c: vector<2x1x1xf32>) -> (vector<3x4xf
   %r = vector.shape_cast %k : vector<2x1x6xf32> to vector<12xf32>
   return %s, %r : vector<3x4xf32>, vector<12xf32>
 }
+
+// -----
+
+// A register-tiled matmul's operands read with broadcast dims in their permutation maps:
+// A's column of 4 rows (one element per row, repeated along n), B's row of 8 (repeated
+// along m), a bias row. Each becomes a read of its own elements and a broadcast.
+// CHECK-LABEL: func @broadcast_reads
+// CHECK-DAG: %[[A:.*]] = vector.transfer_read %arg0[%arg3, %arg4], %{{.*}} {in_bounds = [true], permutation_map = #{{.*}}} : memref<64x512xf32>, vector<4xf32>
+// CHECK-DAG: %[[B:.*]] = vector.transfer_read %arg1[%arg4, %c0], %{{.*}} {in_bounds = [true]} : memref<512x10xf32>, vector<8xf32>
+// CHECK-DAG: %[[C:.*]] = vector.transfer_read %arg2[%c0], %{{.*}} {in_bounds = [true]} : memref<10xf32>, vector<8xf32>
+// CHECK-DAG: %[[AC:.*]] = vector.shape_cast %[[A]] : vector<4xf32> to vector<4x1xf32>
+// CHECK-DAG: vector.broadcast %[[AC]] : vector<4x1xf32> to vector<4x8xf32>
+// CHECK-DAG: vector.broadcast %[[B]] : vector<8xf32> to vector<4x8xf32>
+// CHECK-DAG: vector.broadcast %[[C]] : vector<8xf32> to vector<4x8xf32>
+// CHECK-NOT: vector.transpose
+// CHECK: return
+func.func @broadcast_reads(%a: memref<64x512xf32>, %b: memref<512x10xf32>, %bias: memref<10xf32>, %i: index, %k: index)
+    -> (vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %ra = vector.transfer_read %a[%i, %k], %pad {in_bounds = [true, true, true], permutation_map = affine_map<(d0, d1) -> (d0, 0, d1)>} : memref<64x512xf32>, vector<4x8x1xf32>
+  %rb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true, true], permutation_map = affine_map<(d0, d1) -> (0, d1, d0)>} : memref<512x10xf32>, vector<4x8x1xf32>
+  %rc = vector.transfer_read %bias[%c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0) -> (0, d0)>} : memref<10xf32>, vector<4x8xf32>
+  %sa = vector.shape_cast %ra : vector<4x8x1xf32> to vector<4x8xf32>
+  %sb = vector.shape_cast %rb : vector<4x8x1xf32> to vector<4x8xf32>
+  return %sa, %sb, %rc : vector<4x8xf32>, vector<4x8xf32>, vector<4x8xf32>
+}
+
+// -----
+
+// Kept: a masked read, a read that may go out of bounds (a dynamic column), a read whose
+// dims are transposed.
+// CHECK-LABEL: func @reads_kept
+// CHECK-NOT: vector.broadcast
+// CHECK: vector.transfer_read %arg0[%arg1, %c0], %{{.*}}, %arg2 {{.*}} : memref<512x10xf32>, vector<4x8x1xf32>
+// CHECK-NEXT: vector.transfer_read %arg0[%arg1, %arg1], %{{.*}} {in_bounds = [true, false, true]{{.*}} : memref<512x10xf32>, vector<4x8x1xf32>
+// CHECK-NEXT: vector.transfer_read %arg3[%c0, %c0], {{.*}} : memref<8x8xf32>, vector<4x8x8xf32>
+// CHECK-NOT: vector.broadcast
+func.func @reads_kept(%b: memref<512x10xf32>, %k: index, %m: vector<1x8xi1>, %t: memref<8x8xf32>)
+    -> (vector<4x8x1xf32>, vector<4x8x1xf32>, vector<4x8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %r0 = vector.transfer_read %b[%k, %c0], %pad, %m {in_bounds = [true, true, true], permutation_map = affine_map<(d0, d1) -> (0, d1, d0)>} : memref<512x10xf32>, vector<4x8x1xf32>
+  %r1 = vector.transfer_read %b[%k, %k], %pad {in_bounds = [true, false, true], permutation_map = affine_map<(d0, d1) -> (0, d1, d0)>} : memref<512x10xf32>, vector<4x8x1xf32>
+  %r2 = vector.transfer_read %t[%c0, %c0], %pad {in_bounds = [true, true, true], permutation_map = affine_map<(d0, d1) -> (0, d1, d0)>} : memref<8x8xf32>, vector<4x8x8xf32>
+  return %r0, %r1, %r2 : vector<4x8x1xf32>, vector<4x8x1xf32>, vector<4x8x8xf32>
+}
