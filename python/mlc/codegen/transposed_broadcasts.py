@@ -51,36 +51,47 @@ def _broadcast_source(value: ir.Value):
     return op.operands[0]
 
 
-def fold_transposed_broadcast(op, rewriter):
-    """transpose(broadcast(x), P) -> broadcast(shape_cast(x)) when P keeps x's dims in order."""
+def _broadcast_operand(op):
+    """(x, x's shape ([] for a scalar), the broadcast's shape, op's result type) when op's
+    operand is vector.broadcast(x) of a scalar or a vector of rank >= 1, else None."""
     source = _broadcast_source(op.operands[0])
     if source is None:
         return None
-    broadcast_shape = ir.VectorType(op.operands[0].type).shape
-    result_type = ir.VectorType(op.results[0].type)
-    result_shape = result_type.shape
-    permutation = list(ir.DenseI64ArrayAttr(op.attributes["permutation"]))
     if isinstance(source.type, ir.VectorType):
         source_shape = ir.VectorType(source.type).shape
         if not source_shape:  # a 0-D vector: left to upstream
             return None
     else:
         source_shape = []
+    return source, source_shape, ir.VectorType(op.operands[0].type).shape, ir.VectorType(op.results[0].type)
+
+
+def _replace_with_broadcast(op, rewriter, source, source_shape, shape, result_type):
+    """op -> a broadcast to its result type of x reshaped to `shape` (a scalar x as it is)."""
+    with rewriter.ip, op.location:
+        value = source
+        if source_shape and shape != source_shape:
+            value = vector.shape_cast(ir.VectorType.get(shape, result_type.element_type), source)
+        result = vector.broadcast(result_type, value)
+    rewriter.replace_op(op, [result])
+    return True
+
+
+def fold_transposed_broadcast(op, rewriter):
+    """transpose(broadcast(x), P) -> broadcast(shape_cast(x)) when P keeps x's dims in order."""
+    found = _broadcast_operand(op)
+    if found is None:
+        return None
+    source, source_shape, broadcast_shape, result_type = found
+    permutation = list(ir.DenseI64ArrayAttr(op.attributes["permutation"]))
     lead = len(broadcast_shape) - len(source_shape)
     # The broadcast's dims that hold x's own extents (size > 1, so not stretched).
     own = [lead + j for j, n in enumerate(source_shape) if n != 1]
     positions = [permutation.index(d) for d in own]
     if positions != sorted(positions):
         return None
-    with rewriter.ip, op.location:
-        value = source
-        if source_shape:
-            shape = [result_shape[i] if permutation[i] in own else 1 for i in range(len(result_shape))]
-            if shape != source_shape:
-                value = vector.shape_cast(ir.VectorType.get(shape, result_type.element_type), source)
-        result = vector.broadcast(result_type, value)
-    rewriter.replace_op(op, [result])
-    return True
+    shape = [n if permutation[i] in own else 1 for i, n in enumerate(result_type.shape)]
+    return _replace_with_broadcast(op, rewriter, source, source_shape, shape, result_type)
 
 
 def _dropped_unit_dims(shape: list[int], target: list[int]) -> list[int] | None:
@@ -99,29 +110,18 @@ def _dropped_unit_dims(shape: list[int], target: list[int]) -> list[int] | None:
 
 def fold_squeezed_broadcast(op, rewriter):
     """shape_cast(broadcast(y)) dropping unit dims -> broadcast(y without those dims)."""
-    source = _broadcast_source(op.operands[0])
-    if source is None:
+    found = _broadcast_operand(op)
+    if found is None:
         return None
-    broadcast_shape = ir.VectorType(op.operands[0].type).shape
-    result_type = ir.VectorType(op.results[0].type)
+    source, source_shape, broadcast_shape, result_type = found
     dropped = _dropped_unit_dims(broadcast_shape, result_type.shape)
     if not dropped:
         return None
-    with rewriter.ip, op.location:
-        value = source
-        if isinstance(source.type, ir.VectorType):
-            source_shape = ir.VectorType(source.type).shape
-            if not source_shape:
-                return None
-            lead = len(broadcast_shape) - len(source_shape)
-            shape = [n for k, n in enumerate(source_shape) if lead + k not in dropped]
-            if not shape:  # every dim of y dropped: its one element
-                return None
-            if shape != source_shape:
-                value = vector.shape_cast(ir.VectorType.get(shape, result_type.element_type), source)
-        result = vector.broadcast(result_type, value)
-    rewriter.replace_op(op, [result])
-    return True
+    lead = len(broadcast_shape) - len(source_shape)
+    shape = [n for k, n in enumerate(source_shape) if lead + k not in dropped]
+    if source_shape and not shape:  # every dim of y dropped: its one element
+        return None
+    return _replace_with_broadcast(op, rewriter, source, source_shape, shape, result_type)
 
 
 def split_broadcast_read(op, rewriter):
