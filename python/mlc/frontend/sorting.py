@@ -103,19 +103,27 @@ def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
 
 
 def _binary_search(a, v, side):
-    """lo = the count of a[i] before v: halve [lo, hi) until it is empty."""
+    """The count of a's elements before v ("left") or not after it ("right"). a is sorted,
+    so they are a prefix; its length is found a bit at a time, from the highest power of
+    two <= n down: pos + step is taken while a[pos + step - 1] still comes before v.
+
+    One gather, compare and select per step (the [lo, hi) halving it replaced took ten
+    ops a step: a search of 10^5 elements traced 17 steps into a 170-op fusion, most of
+    its 0.4 s first call)."""
     from .core import broadcast_to
     from .selection import take
-    n = a.shape[0]
-    lo = broadcast_to(constant(np.zeros((), DEFAULT_INT)), v.shape)
-    hi = broadcast_to(constant(np.asarray(n, DEFAULT_INT)), v.shape)
-    for _ in range(int(n).bit_length()):
-        mid = m.floor_divide(m.add(lo, hi), 2)
-        probe = take(a, m.minimum(mid, n - 1), mode="clip")
+    n = int(a.shape[0])
+    pos = broadcast_to(constant(np.zeros((), DEFAULT_INT)), v.shape)
+    step, reach = 1 << (n.bit_length() - 1), 0  # reach: the largest pos can be so far
+    while step:
+        probe = take(a, m.add(pos, step - 1), mode="clip")  # (clipped only where the bound below fails)
         before = _nan_last_less(probe, v) if side == "left" else m.logical_not(_nan_last_less(v, probe))
-        right = m.logical_and(before, m.less(lo, hi))
-        lo, hi = m.where(right, m.add(mid, 1), lo), m.where(right, hi, mid)
-    return lo
+        taken = m.add(pos, step)
+        if reach + step > n:  # pos + step may pass the end
+            before = m.logical_and(before, m.less_equal(taken, n))
+        pos = m.where(before, taken, pos)
+        reach, step = reach + step, step >> 1
+    return pos
 
 
 def digitize(x, bins, right=False):

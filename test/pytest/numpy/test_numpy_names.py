@@ -168,6 +168,22 @@ def test_sort_grad():
     check(g, np.array([100.0, 1.0, 10.0], np.float32))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float64])
+@pytest.mark.parametrize("n", [2, 4, 5, 7, 8, 9, 15, 16, 31, 32, 33, 100, 1000])
+def test_searchsorted_at_every_power_of_two_boundary(rng, n, dtype):
+    """The binary search takes pos + step while a[pos + step - 1] comes before v, powers of
+    two from the highest <= n down: sizes at, below and above each power of two, with
+    repeated values, values outside a's range and (floats) NaNs, on both sides."""
+    a = np.sort(rng.integers(0, n // 2 + 2, size=n)).astype(dtype)
+    v = rng.integers(-1, n // 2 + 4, size=64).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        a[rng.random(n) < 0.1] = np.nan
+        a = np.sort(a)
+        v[:5] = np.nan
+    for side in ("left", "right"):
+        check(jit(lambda a, v: mnp.searchsorted(a, v, side=side))(a, v), np.searchsorted(a, v, side=side), np.int32)
+
+
 @pytest.mark.parametrize("side", ["left", "right"])
 @pytest.mark.parametrize("n", [1, 3, 17])
 def test_searchsorted(rng, side, n):
