@@ -73,7 +73,7 @@ def _nan_last_less(x, y):
 
 def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
     """Where v's elements go in the sorted 1-D a to keep it sorted (int32). method "scan"
-    (JAX's default) is a binary search, ceil(log2(n + 1)) halving steps of one gather each;
+    (JAX's default) is a binary search, one gather per bit of n (_binary_search);
     "compare_all" compares every v with every a (n x m work, no gathers)."""
     if method not in ("scan", "compare_all", "scan_unrolled", "sort"):
         raise ValueError(f"searchsorted: method must be 'scan' or 'compare_all', got {method!r}")
