@@ -29,7 +29,6 @@ def c_interface(entry: str) -> str:
     return "_mlir_ciface_" + entry
 
 
-
 # The most arguments an entry is called with directly. ctypes cannot pass more than 1,024;
 # before that, each direct argument costs the call ~60 ns of conversion, where the packed
 # table is one pointer (a 302-argument SGD step: 84-94 -> 68-78 us per raw call) and the

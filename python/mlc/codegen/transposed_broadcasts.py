@@ -160,14 +160,14 @@ def split_broadcast_read(op, rewriter):
         return None
     element = result_type.element_type
     base, indices, padding = op.operands[0], list(op.operands[1:1 + segments[1]]), op.operands[1 + segments[1]]
+    read_shape, kept_shape = [shape[i] for i in read], [shape[i] for i in kept]
     with rewriter.ip, op.location:
         value = vector.transfer_read(
-            ir.VectorType.get([shape[i] for i in read], element), base, indices,
+            ir.VectorType.get(read_shape, element), base, indices,
             ir.AffineMapAttr.get(ir.AffineMap.get(permutation.n_dims, permutation.n_symbols,
                                                   [results[i] for i in read])),
             padding, ir.ArrayAttr.get([ir.BoolAttr.get(True)] * len(read)))
-        kept_shape = [shape[i] for i in kept]
-        if kept_shape != [shape[i] for i in read]:
+        if kept_shape != read_shape:
             value = vector.shape_cast(ir.VectorType.get(kept_shape, element), value)
         value = vector.broadcast(ir.VectorType.get([shape[i] for i in broadcast] + kept_shape, element), value)
         # Dim i of the result is broadcast dim broadcast.index(i), or kept dim kept.index(i).

@@ -316,8 +316,8 @@ class Compiled:
     def call_leaves(self, leaves, matched: bool = False):
         """The results on flattened arguments; matched: a jit cache key matched their shapes
         and dtypes to the signature's (the executable then checks only their layout)."""
-        if matched and not self._aliases:
-            out = self.executable.call_matched(leaves)  # (scalars become 0-d arrays there)
+        if matched:
+            out = self._run(leaves, matched=True)  # (scalars become 0-d arrays in the executable)
         else:
             arrays = [x if isinstance(x, np.ndarray) else np.asarray(x, dtype=spec[1])
                       for x, spec in zip(leaves, self.lowered.in_specs)]
