@@ -1,9 +1,11 @@
-"""Compile time: the first call of four small programs beside jax.jit's, and the hlo-optimize
-pipeline on generated graphs of 1,000, 5,000 and 20,000 ops.
+"""Compile time: the first call of four small programs beside jax.jit's, the compile of the
+benchmark table's rows beside jax.jit's, and the hlo-optimize pipeline on generated graphs of
+1,000, 5,000 and 20,000 ops.
 
     python benchmarks/compile_time.py                  # both tables
     python benchmarks/compile_time.py --first-call     # the first-call table only
     python benchmarks/compile_time.py --first-call --label before   # keep these numbers as 'before'
+    python benchmarks/compile_time.py --table          # the benchmark table's rows only
 
 First call: softmax and layer_norm on f32[256, 512], a 2-layer MLP's loss (64x128 -> 256 ->
 10, mean squared error) and a 40-op elementwise chain (x*c, x+c, tanh, exp(-x), repeated)
@@ -14,6 +16,13 @@ medians. jax.jit's first call (trace, lower, XLA compile, run) is timed the same
 child process (jax's MLIR bindings cannot share a process with MLC's). Results go to
 compile_time.json under the run's label ('after' by default; other labels are kept) and the
 table to compile_time.md.
+
+The benchmark table's rows (run.py's workloads: matmuls, an MLP layer, softmax, layer_norm,
+conv2d on their large shapes): `lower(...).compile()` alone, no call (their runs take up to
+100 ms), after a warm-up of both compilers in this one process (as run.py times them), MLC
+with a fresh persistent cache directory each time (a miss) and jax.jit after
+`jax.clear_caches()`; MLC and jax.jit alternate per workload, TABLE_REPEATS times each,
+medians. run.py's own compile column is one compile per row.
 
 Optimize: each graph is a random DAG of elementwise ops on tensor<16xf32> values with what a
 tracer produces: multiplications by one, repeated subexpressions and dead values. Times are
@@ -45,6 +54,7 @@ TABLE = RESULTS.with_suffix(".md")
 NOTES = "## Notes"  # compile_time.md keeps what follows this heading when it is regenerated
 T = "tensor<16xf32>"
 REPEATS = 5
+TABLE_REPEATS = 5
 ROUNDS = 5  # alternating rounds of MLC and jax.jit
 
 # --- first call: the programs, written once for both libraries --------------------------
@@ -152,6 +162,63 @@ def first_call_jax(repeats: int) -> dict | None:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def table_compile(repeats: int) -> list[dict]:
+    """The benchmark table's rows: median lower(...).compile() seconds (wall, process CPU) of
+    MLC and of jax.jit (None without jax), alternating (module docstring)."""
+    import mlc
+    from mlc.runtime import disk_cache
+    from run import workloads
+    try:
+        import jax
+        import jax.lax as jlax
+        import jax.nn as jnn
+        import jax.numpy as jnp
+    except ImportError:
+        jax = None
+    rng = np.random.default_rng(0)
+    rows = []
+    with tempfile.TemporaryDirectory() as cache_root:
+        os.environ["MLC_CACHE_DIR"] = os.path.join(cache_root, "warm-up")
+        mlc.jit(lambda x: x * 2 + 1)(np.ones(8, np.float32))  # imports, first context, JIT
+        if jax is not None:
+            jax.jit(lambda x: x * 2 + 1)(np.ones(8, np.float32)).block_until_ready()
+        for n, w in enumerate(workloads()):
+            args = w.make_inputs(rng)
+            mlc_wall, mlc_cpu, jax_wall, jax_cpu = [], [], [], []
+            for i in range(repeats):
+                os.environ["MLC_CACHE_DIR"] = os.path.join(cache_root, f"{n}-{i}")  # a miss
+                start, cpu = time.perf_counter(), time.process_time()
+                mlc.jit(w.mlc_fn).lower(*args).compile()
+                mlc_wall.append(time.perf_counter() - start)
+                mlc_cpu.append(time.process_time() - cpu)
+                disk_cache.flush_all()  # the store's link runs on a thread: not in the next compile
+                if jax is not None and w.jax_fn is not None:
+                    jax_args = [jnp.asarray(a) for a in args]
+                    fn = w.jax_fn(jnp, jnn, jlax)
+                    jax.clear_caches()
+                    start, cpu = time.perf_counter(), time.process_time()
+                    jax.jit(fn).lower(*jax_args).compile()
+                    jax_wall.append(time.perf_counter() - start)
+                    jax_cpu.append(time.process_time() - cpu)
+            row = {"workload": w.name, "mlc_s": statistics.median(mlc_wall), "mlc_cpu_s": statistics.median(mlc_cpu)}
+            if jax_wall:
+                row.update(jax_s=statistics.median(jax_wall), jax_cpu_s=statistics.median(jax_cpu))
+            rows.append(row)
+    return rows
+
+
+def table_markdown(table: dict) -> str:
+    lines = [f"The benchmark table's rows, compile only (`lower(...).compile()`, after a warm-up, "
+             f"{table['machine']['date']}, load average {table['machine'].get('load', '?')}): medians of "
+             f"{TABLE_REPEATS} compiles each, MLC and jax.jit alternating; seconds, wall (process CPU).",
+             "", "| workload | MLC | jax.jit | MLC / jax (wall) |", "|---|---:|---:|---:|"]
+    for r in table["rows"]:
+        jax_cell = f"{r['jax_s']:.3f} ({r['jax_cpu_s']:.3f})" if "jax_s" in r else "-"
+        ratio = f"{r['mlc_s'] / r['jax_s']:.2f}" if "jax_s" in r else "-"
+        lines.append(f"| {r['workload']} | {r['mlc_s']:.3f} ({r['mlc_cpu_s']:.3f}) | {jax_cell} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
 def _over_rounds(rounds: list[dict]) -> dict:
     """Per program: the median over rounds of each round's medians, and each round's CPU median."""
     return {name: {"wall_s": statistics.median(r[name]["wall_s"] for r in rounds),
@@ -229,7 +296,13 @@ def measure(n_ops: int) -> dict:
 def main(argv: list[str]) -> None:
     previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     data = {"date": time.strftime("%Y-%m-%d"), "results": previous.get("results", []),
-            "first_call": previous.get("first_call", {})}
+            "first_call": previous.get("first_call", {}), "table": previous.get("table")}
+    if "--table" in argv:
+        data["table"] = {"machine": {"date": data["date"], "load": f"{os.getloadavg()[0]:.1f}"},
+                         "rows": table_compile(TABLE_REPEATS)}
+        _write(data)
+        print(table_markdown(data["table"]))
+        return
     label = argv[argv.index("--label") + 1] if "--label" in argv else "after"
     runs = data["first_call"]
     runs["machine"] = {"date": data["date"], "cpu": platform.processor() or platform.machine(),
@@ -246,18 +319,25 @@ def main(argv: list[str]) -> None:
     runs = {k: runs[k] for k in ["machine", *sorted(k for k in runs if k not in ("machine", "jax", "after")),
                                  "after", "jax"] if k in runs}
     data["first_call"] = runs
-    table = first_call_markdown(runs)
-    print(table)
+    print(first_call_markdown(runs))
     if "--first-call" not in argv:
         rows = [measure(n) for n in (1000, 5000, 20000)]
         print(f"{'ops':>8}{'hlo-optimize (s)':>18}{'us/op':>8}{'ops left':>10}")
         for r in rows:
             print(f"{r['ops']:8d}{r['seconds']:18.2f}{r['seconds'] / r['ops'] * 1e6:8.0f}{r['hlo_ops_after']:10d}")
         data["results"] = rows
+    _write(data)
+
+
+def _write(data: dict) -> None:
+    """compile_time.json, and compile_time.md: both tables, then the notes kept from before."""
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(data, indent=2) + "\n")
+    text = first_call_markdown(data["first_call"]) if data["first_call"].get("after") else ""
+    if data.get("table"):
+        text += "\n" + table_markdown(data["table"])
     notes = TABLE.read_text().partition(NOTES)[2] if TABLE.exists() else ""
-    TABLE.write_text(table + (f"\n{NOTES}{notes}" if notes else ""))
+    TABLE.write_text(text + (f"\n{NOTES}{notes}" if notes else ""))
 
 
 if __name__ == "__main__":
