@@ -16,7 +16,7 @@ from typing import Callable
 from mlir import ir
 
 from . import config
-from .codegen import target
+from .codegen import gemm_library, target
 from .context import account, prepare_for_passes, thread_context
 from .context import discard as discard_context
 from .transforms.pass_base import INTERNAL_ERROR
@@ -27,7 +27,7 @@ from .options import CompileOptions
 # is imported by the functions that run passes: a process whose functions all come from
 # the persistent cache never imports it.)
 from .runtime import disk_cache
-from .runtime.executable import Executable
+from .runtime.executable import Executable, describe
 from .runtime.memref import TensorSpec
 
 
@@ -162,9 +162,14 @@ def compile_module(module: ir.Module, entry: str = "main", options: CompileOptio
     kept: dict[str, ir.Operation] = {}
     record = (lambda stage, m: kept.__setitem__(stage, m.operation.clone())) if keep else None
     run_stages(module, options, "llvm", source_name, record, verified)
-    build = Executable.from_llvm if options.jit == "orc" else Executable.from_engine
-    executable = build(module, entry, inputs, outputs, opt_level=options.opt_level, keep_object=cache is not None,
-                       threads=options.threads or 1)  # LLVM compiles a big module's parts on that many threads
+    if options.jit == "orc":  # with the objects of the precompiled GEMM kernels it calls
+        kernels = gemm_library.kernel_objects(describe(module, entry).externals, options.opt_level)
+        executable = Executable.from_llvm(module, entry, inputs, outputs, opt_level=options.opt_level,
+                                          keep_object=cache is not None, threads=options.threads or 1,
+                                          linked_with=kernels)  # (LLVM compiles a big module's parts on threads)
+    else:
+        executable = Executable.from_engine(module, entry, inputs, outputs, opt_level=options.opt_level,
+                                            keep_object=cache is not None)
     if cache is not None:
         cache.store(fields, executable)
     compilation = Compilation(executable, options, kept)

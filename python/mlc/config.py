@@ -87,6 +87,13 @@ def blas_enabled() -> bool:
     return active.blas if active is not None else _env_blas()
 
 
+def gemm_kernels_enabled() -> bool:
+    """Whether matmuls call MLC's precompiled GEMM kernels: the running compile's option
+    (only where ORC links the code: the ExecutionEngine cannot add their objects)."""
+    active = _ACTIVE.get()
+    return active is None or (active.gemm_kernels and active.jit == "orc")
+
+
 def _env_num_threads() -> int | None:
     """MLC_NUM_THREADS as a positive int, None when unset; a ValueError names a bad value."""
     text = os.environ.get("MLC_NUM_THREADS", "").strip()

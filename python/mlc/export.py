@@ -48,12 +48,13 @@ class ExportError(RuntimeError):
 
 
 def export_options(options: CompileOptions, cpu: str) -> CompileOptions:
-    """`options` for an exported library: no BLAS calls, the CPU level's vector width, one
-    thread unless `options.threads` asks for more."""
+    """`options` for an exported library: no BLAS calls, GEMM kernels generated in the
+    library (not MLC's precompiled ones), the CPU level's vector width, one thread unless
+    `options.threads` asks for more."""
     if cpu not in CPUS:
         raise ExportError(f"cpu must be one of {', '.join(CPUS)}, got {cpu!r}")
     bits = CPUS[cpu][1] if _x86() else None  # None: the host's width (native)
-    return resolve_options(dataclasses.replace(options, blas=False, threads=options.threads or 1,
+    return resolve_options(dataclasses.replace(options, blas=False, gemm_kernels=False, threads=options.threads or 1,
                                                vector_bits=bits))
 
 

@@ -47,6 +47,12 @@ class CompileOptions:
         "multiply-adds but f32 on 512-bit vectors, or 2^22 with at most 8 rows, or a "
         "vector-matrix product: mlc-blas, benchmarks/results/gemm.md) when the library is there; False "
         "runs MLC's own packed GEMM kernel for those too.", "--blas"))
+    gemm_kernels: bool = field(default=True, metadata=_doc(
+        "f32 matmuls MLC's packed GEMM takes call its precompiled runtime-sized kernels "
+        "(built once per host and vector width, kept in the persistent cache: "
+        "codegen/gemm_library.py) instead of a kernel generated for each program's shapes; "
+        "False generates them in the program (as exported libraries and the "
+        "execution-engine JIT always do).", "--gemm-kernels"))
     jit: str = field(default="orc", metadata=_doc(
         "How LLVM IR becomes code in memory. 'orc': MLC's LLVM pipeline through LLVM's C "
         "API, then ORC's LLJIT (runtime/llvm_backend.py); 'execution-engine': MLIR's "
@@ -76,7 +82,7 @@ class CompileOptions:
             raise ValueError(f"combine_threshold_bytes must be an integer >= 0, got {self.combine_threshold_bytes!r}")
         if self.jit not in JITS:
             raise ValueError(f"jit must be one of {', '.join(map(repr, JITS))}, got {self.jit!r}")
-        for name in ("fusion", "blas"):
+        for name in ("fusion", "blas", "gemm_kernels"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
 

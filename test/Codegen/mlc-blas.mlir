@@ -3,12 +3,15 @@
 // AVX2 (prefix OFF; 6 x 16 f32 register tiles, two vector<8xf32> per row) and for AVX-512
 // on two threads (prefix WIDE; 8 x 32 tiles, vector<16xf32>, rows split by an scf.forall).
 // RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 min-mnk=262144" | FileCheck %s
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1" | FileCheck %s --check-prefix=OFF
-// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
-// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=16777216 beside=1" | FileCheck %s --check-prefix=BESIDE
-// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=2 min-mnk=16777216 beside=0" | FileCheck %s --check-prefix=POOL
-// RUN: mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=1 vnni=1" | FileCheck %s --check-prefix=VNNI
-// RUN: mlc-opt %s --split-input-file --mlc-blas="register-bits=256 threads=1 vnni=0" | FileCheck %s --check-prefix=NOVNNI
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --no-gemm-kernels --mlc-blas="register-bits=256 threads=1" | FileCheck %s --check-prefix=OFF
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --no-gemm-kernels --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
+// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --no-gemm-kernels --mlc-blas="register-bits=256 threads=2 min-mnk=16777216 beside=1" | FileCheck %s --check-prefix=BESIDE
+// RUN: env MLC_BLAS=1 mlc-opt %s --split-input-file --no-gemm-kernels --mlc-blas="register-bits=256 threads=2 min-mnk=16777216 beside=0" | FileCheck %s --check-prefix=POOL
+// RUN: mlc-opt %s --split-input-file --no-gemm-kernels --mlc-blas="register-bits=512 threads=1 vnni=1" | FileCheck %s --check-prefix=VNNI
+// RUN: mlc-opt %s --split-input-file --no-gemm-kernels --mlc-blas="register-bits=256 threads=1 vnni=0" | FileCheck %s --check-prefix=NOVNNI
+// RUN: env MLC_BLAS=0 mlc-opt %s --split-input-file --mlc-blas="register-bits=512 threads=2" | FileCheck %s --check-prefix=KERNEL
+// (The KERNEL prefix checks MLC's precompiled GEMM kernels, on by default; the others generate the
+// packed kernel in the program, --no-gemm-kernels.)
 
 // A 128x256 by 256x128 matmul becomes one call to numpy's OpenBLAS sgemm (row-major, no transposes,
 // alpha = beta = 1: the call accumulates into C like the generic did).
@@ -30,6 +33,14 @@
 // WIDE: memref.alloc() {alignment = 64 : i64, mlc.packed_gemm}
 // WIDE: iter_args({{.*}}) -> (vector<16xf32>,
 // WIDE-COUNT-32: arith.addf {{.*}} fastmath<contract> : vector<16xf32>
+// With the precompiled kernels the f32 packed GEMM is a call of the kernel for its layout
+// (nn: neither operand transposed), thread split (m: rows) and count, and vector width:
+// M, N, K, then each matrix's base buffer, offset and leading dimension, then beta_zero
+// (false: C is accumulated into).
+// KERNEL: func.func private @mlc_gemm_f32_nn_m2_v512(index, index, index, memref<f32>, index, index, memref<f32>, index, index, memref<f32>, index, index, i1)
+// KERNEL-LABEL: func @matmul
+// KERNEL-NOT: mlc.packed_gemm
+// KERNEL: call @mlc_gemm_f32_nn_m2_v512(%c128{{.*}}, %c128{{.*}}, %c256{{.*}}, %{{.*}}, %{{.*}}, %c256{{.*}}, %{{.*}}, %{{.*}}, %c128{{.*}}, %{{.*}}, %{{.*}}, %c128{{.*}}, %false)
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>
@@ -57,6 +68,10 @@ func.func @matmul(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<1
 // last panel (260 = 32 x 8 + 4) and the k values past a multiple of 4 element by element.
 // An f64 4-lane microkernel.
 // OFF-LABEL: func @batched_transposed
+// f64 has no precompiled kernel: generated in the program.
+// KERNEL-LABEL: func @batched_transposed
+// KERNEL-NOT: call @mlc_gemm
+// KERNEL: mlc.packed_gemm
 // OFF: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}}
 // OFF: memref.reinterpret_cast {{.*}} sizes: [260, 160], strides: [160, 1]
 // OFF: mlc.packed_gemm
@@ -128,6 +143,10 @@ func.func @small_and_integer(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %i: m
 // CHECK-LABEL: func @zero_filled_ragged
 // CHECK-NOT: linalg.fill
 // CHECK: call @scipy_cblas_sgemm64_
+// M < N: the kernel whose threads split the columns; the dropped fill is beta_zero = true.
+// KERNEL-LABEL: func @zero_filled_ragged
+// KERNEL-NOT: linalg.
+// KERNEL: call @mlc_gemm_f32_nn_n2_v512(%c137{{.*}}, %c171{{.*}}, %c253{{.*}}, %{{.*}}, %{{.*}}, %c253{{.*}}, %{{.*}}, %{{.*}}, %c171{{.*}}, %{{.*}}, %{{.*}}, %c171{{.*}}, %true)
 // OFF-LABEL: func @zero_filled_ragged
 // OFF-NOT: linalg.
 // OFF: vector.transfer_read %{{.*}}, %{{.*}} : memref<253x171xf32, strided<[171, 1], offset: ?>>, vector<16xf32>
@@ -334,5 +353,29 @@ func.func @bias_relu_epilogue(%x: memref<128x256xf32>, %w: memref<256x128xf32>, 
     linalg.yield %r : f32
   }
   memref.dealloc %y : memref<128x128xf32>
+  return
+}
+
+// -----
+
+// Both operands stored transposed (A as [K, M], B as [N, K]): the kernel variant "tt",
+// each leading dimension the stored row length (M = 200 for A, K = 300 for B).
+// KERNEL-LABEL: func @transposed_f32
+// KERNEL: call @mlc_gemm_f32_tt_m2_v512(%c200{{.*}}, %c100{{.*}}, %c300{{.*}}, %{{.*}}, %{{.*}}, %c200{{.*}}, %{{.*}}, %{{.*}}, %c300{{.*}}, %{{.*}}, %{{.*}}, %c100{{.*}}, %true)
+// OFF-LABEL: func @transposed_f32
+// OFF: mlc.packed_gemm
+#ta = affine_map<(m, n, k) -> (k, m)>
+#tb = affine_map<(m, n, k) -> (n, k)>
+#tc = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_f32(%x: memref<300x200xf32>, %w: memref<100x300xf32>, %y: memref<200x100xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%y : memref<200x100xf32>)
+  linalg.generic {indexing_maps = [#ta, #tb, #tc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<300x200xf32>, memref<100x300xf32>) outs(%y : memref<200x100xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
   return
 }

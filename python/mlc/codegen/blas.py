@@ -170,7 +170,7 @@ from .epilogue import match_epilogue
 from .externs import declare_external
 from .loops import block_ops, delinearize, in_parts, inside_parallel_loop, nested_for
 from .packed_gemm import GemmProblem, Operand, blocking, emit_gemm
-from . import target
+from . import gemm_library, target
 from .target import int16_pair_dot, num_threads, vector_register_bits
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
@@ -398,11 +398,13 @@ def _packed_epilogue(op, c: Contraction, operands, zero_fill, register_bits: int
 
 def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
                  beta_zero: bool, register_bits: int, threads: int, unsigned=(), vnni: int = -1,
-                 epilogue=None) -> None:
+                 epilogue=None, module: ir.Operation | None = None) -> None:
     """At the current insertion point: loops over the batch dims around MLC's packed GEMM
-    (packed_gemm.emit_gemm) on 2-D views of the three operands. `unsigned`: the operand
-    buffers whose integers widen by zero extension; `vnni`: the int16-pair kernel for
-    narrow integer sources (-1: where the host has it, 0: never, 1: always)."""
+    on 2-D views of the three operands: a call of its precompiled kernel (gemm_library.py,
+    declared in `module`) where one takes the problem, else the kernel emitted here
+    (packed_gemm.emit_gemm). `unsigned`: the operand buffers whose integers widen by zero
+    extension; `vnni`: the int16-pair kernel for narrow integer sources (-1: where the host
+    has it, 0: never, 1: always)."""
     index = ir.IndexType.get()
     offsets = [memref.extract_strided_metadata(x.value)[1] for x in (a, b, out)]
     batches = c.size(c.batch)
@@ -423,7 +425,11 @@ def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple,
                 offset = arith.addi(offset, arith.muli(iv, arith.constant(index, stride)))
             strides = (1, x.leading) if x.transposed else (x.leading, 1)
             views.append(Operand(x.value, offset, *strides, unsigned=x.value in unsigned))
-        emit_gemm(problem, *views)
+        kernel = gemm_library.variant_for(problem, *views) if module is not None else None
+        if kernel is not None:
+            gemm_library.emit_call(module, kernel, problem, *views)
+        else:
+            emit_gemm(problem, *views)
 
     if by_batch:
         # Each thread takes whole matrices: one parallel region for all of them (not one
@@ -682,7 +688,7 @@ class Blas(Pass):
                     epilogue = _packed_epilogue(op, c, operands, zero_fill, bits)
                     _emit_packed(c, *operands, beta_zero=zero_fill is not None, register_bits=bits,
                                  threads=1 if inside_parallel_loop(op) else threads, unsigned=unsigned,
-                                 vnni=self.vnni, epilogue=epilogue)
+                                 vnni=self.vnni, epilogue=epilogue, module=module)
                     if epilogue is not None:
                         epilogue.finish()
             op.erase()

@@ -86,6 +86,21 @@ def _index(v: int) -> ir.Value:
     return arith.constant(ir.IndexType.get(), v)
 
 
+def _idx(v) -> ir.Value:
+    """An index value for a size that is a Python int (static) or already a value (a
+    runtime-sized kernel, gemm_library.py)."""
+    return v if isinstance(v, ir.Value) else _index(v)
+
+
+def _ragged(total, tile: int) -> bool:
+    """Whether the last `tile` of `total` may be partial: always for a runtime size."""
+    return not isinstance(total, int) or total % tile != 0
+
+
+def _unit(stride) -> bool:
+    return isinstance(stride, int) and stride == 1
+
+
 def _min(a, b):
     return arith.minsi(a, b)
 
@@ -101,20 +116,25 @@ class Operand:
 
     value: ir.Value
     offset: ir.Value
-    row_stride: int
-    col_stride: int
+    row_stride: int | ir.Value  # (values: a runtime-sized kernel's leading dimension)
+    col_stride: int | ir.Value
     unsigned: bool = False  # integer elements widen by zero extension (a uint8 source)
 
-    def view(self, rows: int, cols: int) -> ir.Value:
-        """A 2-D strided memref over the matrix (reinterpret_cast of the base buffer)."""
+    def view(self, rows, cols) -> ir.Value:
+        """A 2-D strided memref over the matrix (reinterpret_cast of the base buffer); sizes
+        and strides static (ints) or dynamic (index values)."""
         t = ir.MemRefType(self.value.type)
         meta = memref.extract_strided_metadata(self.value)
         base = meta[0]
         dyn = ir.ShapedType.get_dynamic_stride_or_offset()
-        layout = ir.StridedLayoutAttr.get(dyn, [self.row_stride, self.col_stride])
-        result = ir.MemRefType.get([rows, cols], t.element_type, layout, t.memory_space)
-        return memref.reinterpret_cast(result, base, [self.offset], [], [], [dyn], [rows, cols],
-                                       [self.row_stride, self.col_stride])
+        sizes, strides = (rows, cols), (self.row_stride, self.col_stride)
+        static_sizes = [v if isinstance(v, int) else ir.ShapedType.get_dynamic_size() for v in sizes]
+        static_strides = [v if isinstance(v, int) else dyn for v in strides]
+        layout = ir.StridedLayoutAttr.get(dyn, static_strides)
+        result = ir.MemRefType.get(static_sizes, t.element_type, layout, t.memory_space)
+        return memref.reinterpret_cast(result, base, [self.offset], [v for v in sizes if not isinstance(v, int)],
+                                       [v for v in strides if not isinstance(v, int)], [dyn], static_sizes,
+                                       static_strides)
 
 
 def _convert(value: ir.Value, to: ir.Type, unsigned: bool = False) -> ir.Value:
@@ -146,17 +166,21 @@ def _narrow(value: ir.Value, to: ir.Type) -> ir.Value:
 
 @dataclass
 class GemmProblem:
-    """C[M, N] (+)= A[M, K] B[K, N] over static sizes, in a compute type (the accumulator)."""
+    """C[M, N] (+)= A[M, K] B[K, N] in a compute type (the accumulator), over static sizes
+    (ints) or, for a runtime-sized kernel (gemm_library.py), index values: then the edge
+    tiles are always guarded and masked, `split_m` says how the threads share the work and
+    `beta_zero` may be an i1 value."""
 
-    m: int
-    n: int
-    k: int
+    m: int | ir.Value
+    n: int | ir.Value
+    k: int | ir.Value
     compute: ir.Type
     register_bits: int
     threads: int
-    beta_zero: bool  # C is overwritten (its zero fill was dropped) rather than accumulated
+    beta_zero: bool | ir.Value  # C is overwritten (its zero fill was dropped) rather than accumulated
     pairs: bool = False  # int16 pairs into int32 lanes (VNNI vpdpwssd): module docstring
     epilogue: object = None  # epilogue.Epilogue applied to each C tile (K within one block)
+    split_m: bool | None = None  # threads split the rows (else the columns); None: from the sizes
 
 
 def _is_float(t: ir.Type) -> bool:
@@ -246,6 +270,7 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
     rows, padded = (_ceil_div(kc, 2), arith.divui(kcp, _index(2))) if pairs else (kc, kcp)
     kc_end = arith.addi(p0_block, kc) if pairs else None
     side = 0 if tile_minor or pairs else _square_block(tile, lanes)
+    ragged = _ragged(tiles_total, tile)
     loop_panel = _for(0, panels, 1)
     with ir.InsertionPoint(loop_panel.body):
         panel = loop_panel.induction_variable
@@ -277,7 +302,7 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
                     vt = ir.VectorType.get([tile], src_el)
                     wide = ir.VectorType.get([tile], compute)
                     perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
-                    in_bounds = [tiles_total % tile == 0]
+                    in_bounds = [not ragged]
                     value = row(lambda k: _convert(vector.transfer_read(vt, src, [k, t], perm, _zero(src_el), in_bounds),
                                                    wide, unsigned), wide)
                     vector.store(value, dst, [dst_at])
@@ -286,8 +311,8 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
                     for i in range(tile):
                         ti = arith.addi(t, _index(i)) if i else t
                         ok = None
-                        if tiles_total % tile:  # the last panel reads past the matrix: zeros
-                            ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _index(tiles_total))
+                        if ragged:  # the last panel reads past the matrix: zeros
+                            ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _idx(tiles_total))
                             ti = arith.select(ok, ti, _index(0))
                         x = row(lambda k: _convert(memref.load(src, [ti, k]), compute, unsigned), compute)
                         if ok is not None:
@@ -319,10 +344,10 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
 
         if not side:
             elementwise(0, rows)
-        elif tiles_total % tile == 0:
+        elif not ragged:
             transposed()
         else:  # only a panel inside the matrix is read by whole blocks
-            inside = arith.cmpi(arith.CmpIPredicate.sle, arith.addi(t, _index(tile)), _index(tiles_total))
+            inside = arith.cmpi(arith.CmpIPredicate.sle, arith.addi(t, _index(tile)), _idx(tiles_total))
             branch = scf.IfOp(inside, [], has_else=True)
             with ir.InsertionPoint(branch.then_block):
                 transposed()
@@ -396,12 +421,12 @@ def _update_c(c_view, accs, row, col, bl: Blocking, m_total: int, n_total: int, 
     vt_c = ir.VectorType.get([bl.lanes], c_el)
     compute_vt = ir.VectorType(accs[0].type)
     perm = ir.AffineMapAttr.get(ir.AffineMap.get_minor_identity(2, 1))
-    cols_in_bounds = n_total % bl.nr == 0
+    cols_in_bounds = not _ragged(n_total, bl.nr)
     for r in range(bl.mr):
         ri = arith.addi(row, _index(r))
         guard = None
-        if m_total % bl.mr:
-            cond = arith.cmpi(arith.CmpIPredicate.slt, ri, _index(m_total))
+        if _ragged(m_total, bl.mr):
+            cond = arith.cmpi(arith.CmpIPredicate.slt, ri, _idx(m_total))
             guard = scf.IfOp(cond)
             ip = ir.InsertionPoint(guard.then_block)
             ip.__enter__()
@@ -454,34 +479,52 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
     prob.epilogue (K within one KC block: each C tile is then final when it leaves the
     registers) the tiles go through the consumer into its output, and C is not written."""
     bl = blocking(prob.compute, prob.register_bits)
-    assert prob.epilogue is None or prob.k <= bl.kc, "an epilogue needs one K block"
+    static = all(isinstance(v, int) for v in (prob.m, prob.n, prob.k))
+    assert prob.epilogue is None or (static and prob.k <= bl.kc), "an epilogue needs one K block"
     # Packing reads each operand in its memory order: [t, p] or [p, t] (tile index minor).
-    a_minor = a.row_stride == 1 and a.col_stride != 1  # A stored transposed: M is unit stride
+    a_minor = _unit(a.row_stride) and not _unit(a.col_stride)  # A stored transposed: M is unit stride
     a_src = Operand(a.value, a.offset, a.col_stride, 1).view(prob.k, prob.m) if a_minor else a.view(prob.m, prob.k)
-    b_minor = b.col_stride == 1
+    b_minor = _unit(b.col_stride)
     b_src = (b.view(prob.k, prob.n) if b_minor
              else Operand(b.value, b.offset, b.col_stride, b.row_stride).view(prob.n, prob.k))
     c_view = c.view(prob.m, prob.n)
     c_el = ir.MemRefType(c_view.type).element_type
-    # Split rows between threads when there are enough, else columns (skinny M).
-    split_m = prob.m >= prob.n or prob.n < 2 * bl.nr * prob.threads
-    extent, unit = (prob.m, bl.mr) if split_m else (prob.n, bl.nr)
-    units = -(-extent // unit)
-    chunk = -(-units // max(1, min(prob.threads, units))) * unit
-    parts = -(-extent // chunk)
-    rows, cols = (min(prob.m, chunk), prob.n) if split_m else (prob.m, min(prob.n, chunk))
-    kc_max = (min(bl.kc, prob.k) + 3) // 4 * 4
-    mc = min(bl.mc, -(-rows // bl.mr) * bl.mr)
-    nc = min(bl.nc, -(-cols // bl.nr) * bl.nr)
+    if static:
+        # Split rows between threads when there are enough, else columns (skinny M).
+        split_m = prob.m >= prob.n or prob.n < 2 * bl.nr * prob.threads if prob.split_m is None else prob.split_m
+        extent, unit = (prob.m, bl.mr) if split_m else (prob.n, bl.nr)
+        units = -(-extent // unit)
+        chunk = -(-units // max(1, min(prob.threads, units))) * unit
+        parts = -(-extent // chunk)
+        rows, cols = (min(prob.m, chunk), prob.n) if split_m else (prob.m, min(prob.n, chunk))
+        kc_max = (min(bl.kc, prob.k) + 3) // 4 * 4
+        mc = min(bl.mc, -(-rows // bl.mr) * bl.mr)
+        nc = min(bl.nc, -(-cols // bl.nr) * bl.nr)
+        a_size, b_size = mc * kc_max, nc * kc_max
+    else:  # runtime sizes: one part per thread (a part past the end has empty loops)
+        split_m, parts, mc, nc = prob.split_m, prob.threads, bl.mc, bl.nc
+        extent, unit = (_idx(prob.m), bl.mr) if split_m else (_idx(prob.n), bl.nr)
+        chunk = arith.muli(_ceil_div(_ceil_div(extent, unit), parts), _index(unit))
+        rows, cols = (_min(_idx(prob.m), chunk), _idx(prob.n)) if split_m else (_idx(prob.m), _min(_idx(prob.n), chunk))
+        kc_max = _min(_index(bl.kc), arith.muli(_ceil_div(_idx(prob.k), 4), _index(4)))
+        a_size = arith.muli(_min(_index(mc), arith.muli(_ceil_div(rows, bl.mr), _index(bl.mr))), kc_max)
+        b_size = arith.muli(_min(_index(nc), arith.muli(_ceil_div(cols, bl.nr), _index(bl.nr))), kc_max)
+
+    def panel_buffer(size):
+        """A 64-byte aligned 1-D buffer of `size` (an int or an index value) compute elements."""
+        if isinstance(size, int):
+            return memref.alloc(ir.MemRefType.get([size], prob.compute), [], [], alignment=64)
+        return memref.alloc(ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], prob.compute), [size], [],
+                            alignment=64)
 
     def body(t):
-        lo = arith.muli(t, _index(chunk)) if t is not None else _index(0)
-        hi = _min(arith.addi(lo, _index(chunk)), _index(extent)) if t is not None else _index(extent)
-        m_lo, m_hi = (lo, hi) if split_m else (_index(0), _index(prob.m))
-        n_lo, n_hi = (_index(0), _index(prob.n)) if split_m else (lo, hi)
-        ap = memref.alloc(ir.MemRefType.get([mc * kc_max], prob.compute), [], [], alignment=64)
+        lo = arith.muli(t, _idx(chunk)) if t is not None else _index(0)
+        hi = _min(arith.addi(lo, _idx(chunk)), _idx(extent)) if t is not None else _idx(extent)
+        m_lo, m_hi = (lo, hi) if split_m else (_index(0), _idx(prob.m))
+        n_lo, n_hi = (_index(0), _idx(prob.n)) if split_m else (lo, hi)
+        ap = panel_buffer(a_size)
         ap.owner.attributes[MARK] = ir.UnitAttr.get()
-        bp = memref.alloc(ir.MemRefType.get([nc * kc_max], prob.compute), [], [], alignment=64)
+        bp = panel_buffer(b_size)
         loop_jc = _for(n_lo, n_hi, nc)
         with ir.InsertionPoint(loop_jc.body):
             jc = loop_jc.induction_variable
@@ -489,12 +532,15 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
             loop_pc = _for(0, prob.k, bl.kc)
             with ir.InsertionPoint(loop_pc.body):
                 pc = loop_pc.induction_variable
-                kc = _min(_index(bl.kc), arith.subi(_index(prob.k), pc))
+                kc = _min(_index(bl.kc), arith.subi(_idx(prob.k), pc))
                 kcp = arith.muli(_ceil_div(kc, 4), _index(4))
-                if prob.k <= bl.kc or not prob.beta_zero:
+                first_block = lambda: arith.cmpi(arith.CmpIPredicate.eq, pc, _index(0))  # noqa: E731
+                if isinstance(prob.beta_zero, ir.Value):  # the first K block overwrites C when asked
+                    overwrite = arith.andi(prob.beta_zero, first_block())
+                elif (static and prob.k <= bl.kc) or not prob.beta_zero:
                     overwrite = prob.beta_zero
                 else:  # the first K block overwrites C, the others accumulate
-                    overwrite = arith.cmpi(arith.CmpIPredicate.eq, pc, _index(0))
+                    overwrite = first_block()
                 _pack(b_src, bp, jc, pc, kc, kcp, bl.nr, n_panels, b_minor, prob.n, prob.compute, b.unsigned,
                       prob.pairs, bl.lanes)
                 loop_ic = _for(m_lo, m_hi, mc)
@@ -528,3 +574,4 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
         memref.dealloc(bp)
 
     in_parts(parts, body)
+

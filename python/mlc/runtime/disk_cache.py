@@ -291,10 +291,27 @@ class DiskCache:
                 pass
             raise
 
+    # --- other files: MLC's precompiled kernels (codegen/gemm_library.py) --------------------
+    def read_file(self, name: str) -> bytes | None:
+        """The file `name` in the cache, or None (missing or unreadable); a read marks it used."""
+        try:
+            data = (self.root / name).read_bytes()
+            os.utime(self.root / name)
+            return data
+        except OSError:
+            return None
+
+    def write_file(self, name: str, data: bytes) -> None:
+        """Writes the file `name` atomically; a failure warns once and is otherwise ignored."""
+        try:
+            self._write_atomic(self.root / name, data)
+        except OSError as e:
+            _warn_once(f"store in {self.root} failed", e)
+
     # --- removal ----------------------------------------------------------------------------
     def _remove_entry(self, key: str) -> None:
         """Metadata first: a reader that finds no JSON never looks for the library."""
-        _unlink_all([self.root / f"{key}.json", *self.root.glob(f"{key}.*.so")])
+        _unlink_all([self.root / f"{key}.json", *self.root.glob(f"{key}.*.so"), self.root / f"{key}.kernel"])
 
     def evict(self) -> int:
         """Removes least recently used entries until the cache fits its cap, and temporary
@@ -317,7 +334,7 @@ class DiskCache:
                 key = e.name.split(".")[0]
                 by_key[key] = by_key.get(key, 0) + st.st_size
                 total += st.st_size
-                if e.name.endswith(".json") and not e.name.startswith("last-"):
+                if e.name.endswith((".json", ".kernel")) and not e.name.startswith("last-"):
                     entries.append((st.st_mtime, key))
         if total <= self.max_bytes:
             return total

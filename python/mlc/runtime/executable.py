@@ -93,13 +93,14 @@ class Executable:
     @classmethod
     def from_llvm(cls, llvm_module: ir.Module, entry: str, inputs: Sequence[TensorSpec],
                   outputs: Sequence[TensorSpec], opt_level: int = 2, keep_object: bool = False,
-                  threads: int = 1) -> "Executable":
+                  threads: int = 1, linked_with: Sequence = ()) -> "Executable":
         """Compiles `llvm_module` (the `llvm` stage) to object code with MLC's LLVM pipeline
         (runtime/llvm_backend.py; a big module in parts on `threads` threads) and links it
-        into this process. keep_object: keep the objects in `.object_code` (for the
-        persistent cache's library)."""
+        into this process, together with `linked_with`'s objects (precompiled functions it
+        calls: each has `.code`, `.symbol` and `.externals`). keep_object: keep the objects
+        in `.object_code` (for the persistent cache's library)."""
         from mlir.dialects.llvm import translate_module_to_llvmir
-        info = describe(llvm_module, entry)
+        info = with_linked(describe(llvm_module, entry), linked_with)
         llvm_ir = str(translate_module_to_llvmir(llvm_module.operation))
         # What the code calls is loaded before it is linked; MLIR's runner utilities (they
         # pull in libMLIR.so, ~35 ms) only when a symbol is missing without them.
@@ -107,7 +108,7 @@ class Executable:
         arguments = argument_count(inputs, outputs, info.scratch_bytes)
         packed = uses_packed_interface(arguments)
         try:
-            code = object_codes(llvm_ir, opt_level, threads=threads)
+            code = object_codes(llvm_ir, opt_level, threads=threads) + [obj.code for obj in linked_with]
             if packed:
                 code.append(_trampoline(entry, arguments))
         except LLVMError as e:
@@ -286,3 +287,14 @@ def describe(llvm_module: ir.Module, entry: str) -> ModuleInfo:
             declared.add(name)
     externals = tuple(sorted(declared))
     return ModuleInfo(scratch, PARALLEL_SYMBOL in externals, externals)
+
+
+def with_linked(info: ModuleInfo, linked_with: Sequence) -> ModuleInfo:
+    """`info` of a module linked together with precompiled objects: the functions they
+    define are no longer external, the ones they call are."""
+    if not linked_with:
+        return info
+    defined = {obj.symbol for obj in linked_with}
+    externals = tuple(sorted({e for e in info.externals if e not in defined}
+                             | {e for obj in linked_with for e in obj.externals}))
+    return ModuleInfo(info.scratch_bytes, PARALLEL_SYMBOL in externals, externals)

@@ -13,6 +13,7 @@ numpy's, or in f32 for f16):
 
 from __future__ import annotations
 
+import itertools
 import string
 
 import numpy as np
@@ -27,6 +28,7 @@ from mlc import CompileOptions
 import mlc.codegen.blas as blas
 import mlc.codegen.contraction as contraction
 import mlc.codegen.tile_matmul as tile_matmul
+from mlc.codegen.gemm_library import PREFIX
 from mlc.codegen.packed_gemm import MARK, _square_block, blocking
 from mlc.abi import PARALLEL_SYMBOL
 from mlc.codegen.target import int16_pair_dot
@@ -37,10 +39,16 @@ TOL = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-10, np.dtype(np.floa
 # "blas": OpenBLAS for every float matmul (the size rule lowered to 1, so odd and small
 # shapes exercise the call's transpose and leading-dimension arguments); "own256"/"own512":
 # MLC's code only (blas=False) for AVX2 and AVX-512 vector widths (the wider one is
-# correct, if slower, on this host).
+# correct, if slower, on this host), the packed GEMM generated in the program at 256 bits
+# and MLC's precompiled f32 kernels (gemm_library.py) at 512.
 STRATEGIES = {"blas": CompileOptions(blas=True, vector_bits=256),
-              "own256": CompileOptions(blas=False, vector_bits=256),
+              "own256": CompileOptions(blas=False, vector_bits=256, gemm_kernels=False),
               "own512": CompileOptions(blas=False, vector_bits=512)}
+
+
+def packed(text: str) -> bool:
+    """Whether the packed GEMM runs in this IR: generated in it, or its precompiled kernel called."""
+    return MARK in text or PREFIX in text
 
 
 def close(got, want, k):
@@ -101,7 +109,7 @@ def test_packed_kernel_dtypes(m, k, n, dtype, bits, monkeypatch):
     a, b = data(rng, (m, k), dtype), data(rng, (k, n), dtype)
     options = CompileOptions(blas=False, vector_bits=bits)
     compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
-    assert MARK in compiled.as_text("codegen")
+    assert packed(compiled.as_text("codegen"))
     want = (a.astype(np.float32) @ b.astype(np.float32)).astype(dtype) if dtype == np.float16 else a @ b
     close(compiled(a, b), want, k)
 
@@ -247,13 +255,16 @@ def test_packed_kernel_transposes_k_major_operands(m, k, n, dtype, bits, rhs_tra
     fn = (lambda x, y: x @ y.T) if rhs_transposed else (lambda x, y: x @ y)
     rhs = b.T if rhs_transposed else b
     want = (a.astype(np.float32) @ rhs.astype(np.float32)).astype(dtype) if dtype == np.float16 else a @ rhs
-    for threads in (1, 2):
-        options = CompileOptions(blas=False, vector_bits=bits, threads=threads)
+    for threads, kernels in itertools.product((1, 2), (False, True)):
+        options = CompileOptions(blas=False, vector_bits=bits, threads=threads, gemm_kernels=kernels)
         compiled = mlc.jit(fn, options=options).lower(a, b).compile()
         text = compiled.as_text("codegen")
-        assert MARK in text
-        # B's NR-wide tile is always transposed by blocks; A's 6-row tile (AVX2) is not.
-        assert ("vector.shuffle" in text) == (rhs_transposed or _square_block(_a_tile_rows(bits), 4) > 0)
+        if kernels and dtype == np.float32:  # the precompiled kernel (the same packing inside)
+            assert PREFIX + ("nt" if rhs_transposed else "nn") in text and MARK not in text
+        else:
+            assert MARK in text
+            # B's NR-wide tile is always transposed by blocks; A's 6-row tile (AVX2) is not.
+            assert ("vector.shuffle" in text) == (rhs_transposed or _square_block(_a_tile_rows(bits), 4) > 0)
         close(compiled(a, b), want, k)
 
 
@@ -275,7 +286,7 @@ def test_every_layout_reaches_a_fast_path(monkeypatch):
         with_blas = codegen(fn, a, b, options=CompileOptions(blas=True))
         own = codegen(fn, a, b, options=CompileOptions(blas=False))
         assert "scipy_cblas_sgemm64_" in with_blas, layout
-        assert MARK in own or '"reduction"' not in own, layout  # packed, or register tiles
+        assert packed(own) or '"reduction"' not in own, layout  # packed, or register tiles
 
 
 def test_broadcast_weight_is_one_gemm(strategy):
@@ -289,7 +300,7 @@ def test_broadcast_weight_is_one_gemm(strategy):
         calls = [line for line in text.splitlines() if "call @scipy_cblas_sgemm64_" in line]
         assert len(calls) == 1 and "%c1024_i64" in calls[0], calls
     else:
-        assert text.count(MARK) == 1
+        assert text.count(MARK) + text.count(f"call @{PREFIX}") == 1
     assert "8x64x96" not in text, "W was broadcast into a temporary"
     close(compiled(x, w), x @ w, 64)
 
@@ -322,10 +333,14 @@ def test_packed_kernel_threads_split_rows_or_columns(monkeypatch):
     monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)
     monkeypatch.setattr(blas, "PACKED_PARALLEL_MIN_MNK", 0)
     rng = np.random.default_rng(5)
-    for m, k, n in ((301, 40, 50), (7, 90, 517)):
+    for (m, k, n, split), kernels in itertools.product(((301, 40, 50, "m"), (7, 90, 517, "n")), (False, True)):
         a, b = data(rng, (m, k), np.float32), data(rng, (k, n), np.float32)
-        compiled = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, threads=2)).lower(a, b).compile()
-        assert "scf.forall" in compiled.as_text("buffers") or PARALLEL_SYMBOL in compiled.as_text("codegen")
+        options = CompileOptions(blas=False, threads=2, gemm_kernels=kernels)
+        compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
+        if kernels:  # the precompiled kernel whose threads split the rows (m) or the columns (n)
+            assert f"call @{PREFIX}nn_{split}2_" in compiled.as_text("codegen")
+        else:
+            assert PARALLEL_SYMBOL in compiled.as_text("codegen")
         close(compiled(a, b), a @ b, k)
 
 
@@ -405,7 +420,7 @@ def test_matmul_beside_blas(threads, dtype, on_pool, monkeypatch):
     got = mlc.jit(fn, options=options)(x, wx, h, wh)
     close(got[0], x @ wx, 300)
     close(got[1], h @ wh, 513)
-    assert (MARK in codegen(fn, x, wx, h, wh, options=options)) == (threads == 1 or on_pool)
+    assert packed(codegen(fn, x, wx, h, wh, options=options)) == (threads == 1 or on_pool)
 
 
 # Extents the register tile (4 x 16 or 4 x 32 f32) does not divide, in every position.
@@ -428,7 +443,7 @@ def test_register_tiles_with_remainders(m, k, n, bits):
     text = compiled.as_text("codegen")
     rows = min(contraction.ROWS, m)
     fits = contraction.column_tile(n, 2 * bits // 32, contraction.tile_rows(m, rows)) is not None
-    assert (MARK not in text) == fits, (m, k, n)
+    assert (not packed(text)) == fits, (m, k, n)
     assert '"reduction"' not in text or 1 in (m, n)
     close(compiled(a, b), a @ b, k)
 
@@ -441,7 +456,7 @@ def test_register_tile_remainders_dtypes(m, k, n, dtype, bits):
     rng = np.random.default_rng(m + k * 3 + n * 5)
     a, b = data(rng, (m, k), dtype), data(rng, (k, n), dtype)
     compiled = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False, vector_bits=bits)).lower(a, b).compile()
-    assert (MARK in compiled.as_text("codegen")) == (dtype == np.float16)
+    assert packed(compiled.as_text("codegen")) == (dtype == np.float16)
     want = (a.astype(np.float32) @ b.astype(np.float32)).astype(dtype) if dtype == np.float16 else a @ b
     close(compiled(a, b), want, k)
 
@@ -588,7 +603,7 @@ def test_register_tile_remainders_on_threads(m, k, n, bits, monkeypatch):
     monkeypatch.setattr(matmul, "PARALLEL_MIN_MNK", 0)
     compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
     text = compiled.as_text("codegen")
-    assert MARK not in text and (PARALLEL_SYMBOL in text) == (m % 4 == 0)
+    assert not packed(text) and (PARALLEL_SYMBOL in text) == (m % 4 == 0)
     close(compiled(a, b), a @ b, k)
 
 
@@ -626,27 +641,27 @@ def test_the_rule():
         for bits in (256, 512):
             text = codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=True, vector_bits=bits))
             call = dtype == np.float64 or bits < blas.OWN_F32_MIN_BITS
-            assert (symbol in text) == call and (MARK in text) == (not call), (dtype, bits)
+            assert (symbol in text) == call and (packed(text)) == (not call), (dtype, bits)
     own = codegen(lambda x, y: x @ y, *big, options=CompileOptions(blas=False))
-    assert "scipy_cblas" not in own and MARK in own
+    assert "scipy_cblas" not in own and packed(own)
     mid = np.ones((256, 256), np.float32)
     text = codegen(lambda x, y: x @ y, mid, mid, options=CompileOptions(blas=True))
-    assert "scipy_cblas" not in text and MARK in text
+    assert "scipy_cblas" not in text and packed(text)
     ints = np.ones((256, 256), np.int32)
     text = codegen(lambda x, y: x @ y, ints, ints, options=CompileOptions(blas=True))
-    assert "scipy_cblas" not in text and MARK in text
+    assert "scipy_cblas" not in text and packed(text)
     small = np.ones((16, 16), np.float32)
     text = codegen(lambda x, y: x @ y, small, small, options=CompileOptions(blas=True))
-    assert "scipy_cblas" not in text and MARK not in text
+    assert "scipy_cblas" not in text and not packed(text)
     # Small with extents the tile does not divide (64 x 256 x 10): register tiles too.
     text = codegen(lambda x, y: x @ y, np.ones((64, 256), np.float32), np.ones((256, 10), np.float32))
-    assert MARK not in text and '"reduction"' not in text
+    assert not packed(text) and '"reduction"' not in text
     # ... up to 2^22 multiply-adds: 255 x 255 x 65 (4.2M) is packed.
     text = codegen(lambda x, y: x @ y, np.ones((255, 255), np.float32), np.ones((255, 65), np.float32),
                    options=CompileOptions(blas=False))
-    assert MARK in text
+    assert packed(text)
     half = np.ones((16, 16), np.float16)  # f16 always packed: only the packed kernel sums in f32
-    assert MARK in codegen(lambda x, y: x @ y, half, half, options=CompileOptions(blas=True))
+    assert packed(codegen(lambda x, y: x @ y, half, half, options=CompileOptions(blas=True)))
 
 
 def _contraction(m, k, n, element):
@@ -685,11 +700,11 @@ def test_few_rows_compile_to_a_call():
     kernel, and with BLAS off so do 8."""
     w = np.ones((1024, 1024), np.float32)
     text = codegen(lambda x, y: x @ y, np.ones((8, 1024), np.float32), w, options=CompileOptions(blas=True))
-    assert "scipy_cblas_sgemm64_" in text and MARK not in text
+    assert "scipy_cblas_sgemm64_" in text and not packed(text)
     text = codegen(lambda x, y: x @ y, np.ones((9, 1024), np.float32), w, options=CompileOptions(blas=True))
-    assert "scipy_cblas" not in text and MARK in text
+    assert "scipy_cblas" not in text and packed(text)
     text = codegen(lambda x, y: x @ y, np.ones((8, 1024), np.float32), w, options=CompileOptions(blas=False))
-    assert "scipy_cblas" not in text and MARK in text
+    assert "scipy_cblas" not in text and packed(text)
     x = RNG.standard_normal((8, 1024)).astype(np.float32)
     w = RNG.standard_normal((1024, 1024)).astype(np.float32)
     close(mlc.jit(lambda x, y: x @ y)(x, w), x @ w, 1024)
@@ -729,9 +744,9 @@ def test_vector_contractions_are_gemv_calls():
                      (lambda v, w: v @ w, (x[0], w)), (lambda w, x: w @ x, (w.T.copy(), x.T.copy()))]:
         text = codegen(fn, *args, options=CompileOptions(blas=True))
         assert text.count("call @scipy_cblas_sgemv64_") == 1, text
-        assert "sgemm" not in text and MARK not in text
+        assert "sgemm" not in text and not packed(text)
     text = codegen(lambda x, w: x @ w, x, w, options=CompileOptions(blas=False))
-    assert "scipy_cblas" not in text and MARK in text
+    assert "scipy_cblas" not in text and packed(text)
 
 
 def reference_conv_nhwc(x, w, stride, padding, dilation):
@@ -910,5 +925,5 @@ def test_epilogue_tiles_only_while_b_fits_in_l2(m, k, n):
     b = rng.standard_normal(n).astype(np.float32)
     compiled = mlc.jit(lambda x, w, b: mnp.maximum(x @ w + b, 0.0),
                        options=CompileOptions(blas=False)).lower(x, w, b).compile()
-    assert (MARK in compiled.as_text("codegen")) == (k * n * 4 > l2_cache_bytes())
+    assert packed(compiled.as_text("codegen")) == (k * n * 4 > l2_cache_bytes())
     np.testing.assert_allclose(compiled(x, w, b), np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-3)

@@ -1,0 +1,238 @@
+"""MLC's precompiled GEMM kernels: the packed kernel (packed_gemm.py) over runtime sizes,
+compiled once per host and kept, called from every program's matmuls.
+
+    linalg.generic {acc + lhs * rhs} ins(%a : memref<512x512xf32>, %b : ...) outs(%c : ...)
+  ->                                                               (mlc-blas, "packed")
+    func.call @mlc_gemm_f32_nn_m2_v512(%M, %N, %K, %a_base, %a_offset, %lda,
+                                        %b_base, %b_offset, %ldb, %c_base, %c_offset, %ldc,
+                                        %beta_zero)
+
+XLA's CPU backend calls Eigen's matmul, compiled when XLA was built, where MLC generated
+(and LLVM compiled) a packed kernel for each program's shapes: a 512^3 matmul's compile took
+55-60 ms against jax.jit's 12-15 (benchmarks/results/compile_time.md, the table's rows), most
+of it the kernel's MLIR passes and code generation. A kernel here is the same loop nest
+(the same packing, 8x32 / 6x16 register tiles, cache blocks and thread split) emitted over
+index arguments instead of constants: its edges are always guarded (rows past M skipped,
+columns past N masked, panels zero padded), which costs nothing measurable beside the
+K-long register loop. One kernel per `Variant`: each operand's layout, whether the threads
+split the rows or the columns, the thread count and the vector width (the part of the
+target that changes the code). It is built the first time a program calls it: MLIR's
+codegen and LLVM stages on a module holding only the kernel, then LLVM's object code for
+the host (cached in memory and, keyed like the compilation cache's entries by the host,
+toolchain and MLC's sources, in the persistent cache's directory). A program's object code
+is linked together with the objects of the kernels it calls (`kernel_objects`), in the JIT
+as in the persistent cache's shared library.
+
+Taken: f32 operands and result (no widening, no fused epilogue, no int16 pairs), each
+matrix with one unit-stride dimension, C row-major. Everything else, exported libraries
+(CompileOptions.gemm_kernels is off there: the library must not depend on this cache) and
+the ExecutionEngine JIT (it cannot link extra objects) keep the kernel generated in the
+program.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import arith, func, memref
+
+from .. import config
+from .externs import declare_external
+from .packed_gemm import GemmProblem, Operand, emit_gemm
+
+PREFIX = "mlc_gemm_f32_"
+_SYMBOL = re.compile(rf"{PREFIX}([nt])([nt])_([mn])(\d+)_v(\d+)$")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What one precompiled kernel is specialized for (everything else is an argument)."""
+
+    a_transposed: bool  # A stored [K, M] (M unit stride), else [M, K]
+    b_transposed: bool  # B stored [N, K] (K unit stride), else [K, N]
+    split_m: bool  # the threads share the rows (else the columns)
+    threads: int
+    register_bits: int
+
+    @property
+    def symbol(self) -> str:
+        t = lambda flag: "t" if flag else "n"  # noqa: E731
+        return (f"{PREFIX}{t(self.a_transposed)}{t(self.b_transposed)}_{'m' if self.split_m else 'n'}"
+                f"{self.threads}_v{self.register_bits}")
+
+    @staticmethod
+    def parse(symbol: str) -> "Variant | None":
+        found = _SYMBOL.match(symbol)
+        if found is None:
+            return None
+        a, b, split, threads, bits = found.groups()
+        return Variant(a == "t", b == "t", split == "m", int(threads), int(bits))
+
+
+def function_type() -> ir.FunctionType:
+    """(M, N, K, then base buffer, element offset and leading dimension of A, B and C,
+    beta_zero) -> (): C (+)= A B, C overwritten when beta_zero."""
+    index = ir.IndexType.get()
+    base = ir.MemRefType.get([], ir.F32Type.get())
+    return ir.FunctionType.get([index] * 3 + [base, index, index] * 3 + [ir.IntegerType.get_signless(1)], [])
+
+
+def _leading(x: Operand, transposed: bool) -> int | None:
+    """The leading dimension of a matrix a kernel reads with layout `transposed`, or None
+    when the other stride is not 1."""
+    unit, leading = (x.row_stride, x.col_stride) if transposed else (x.col_stride, x.row_stride)
+    return leading if unit == 1 else None
+
+
+def variant_for(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> Variant | None:
+    """The kernel that runs this GEMM (static sizes, the operands' strides known), or None
+    when the program keeps its own (module docstring: what is taken)."""
+    f32 = ir.F32Type.get()
+    buffers = (a.value, b.value, c.value)
+    if (not config.gemm_kernels_enabled() or prob.epilogue is not None or prob.pairs or prob.compute != f32
+            or any(ir.MemRefType(x.type).element_type != f32 for x in buffers) or a.unsigned or b.unsigned):
+        return None
+    a_t = a.row_stride == 1 and a.col_stride != 1  # as emit_gemm reads them
+    b_t = b.col_stride != 1
+    if _leading(a, a_t) is None or _leading(b, b_t) is None or _leading(c, False) is None:
+        return None
+    split_m = prob.split_m if prob.split_m is not None else \
+        prob.m >= prob.n or prob.n < 2 * _nr(prob) * prob.threads
+    return Variant(a_t, b_t, split_m, prob.threads, prob.register_bits)
+
+
+def _nr(prob: GemmProblem) -> int:
+    from .packed_gemm import blocking
+    return blocking(prob.compute, prob.register_bits).nr
+
+
+def emit_call(module: ir.Operation, variant: Variant, prob: GemmProblem, a: Operand, b: Operand,
+              c: Operand) -> None:
+    """At the current insertion point: the call of `variant`'s kernel on these operands
+    (declared in `module`)."""
+    index = ir.IndexType.get()
+    declare_external(module, variant.symbol, function_type())
+    args = [arith.constant(index, v) for v in (prob.m, prob.n, prob.k)]
+    for x, transposed in ((a, variant.a_transposed), (b, variant.b_transposed), (c, False)):
+        base = memref.extract_strided_metadata(x.value)[0]
+        args += [base, x.offset, arith.constant(index, _leading(x, transposed))]
+    args.append(arith.constant(ir.IntegerType.get_signless(1), int(bool(prob.beta_zero))))
+    func.CallOp([], variant.symbol, args)
+
+
+def build_module(variant: Variant) -> ir.Module:
+    """A module holding the kernel's function, as packed_gemm emits it (the `codegen` stage
+    before mlc-blas's successors), in the current context."""
+    with ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            kernel = func.FuncOp(variant.symbol, function_type())
+            entry = kernel.add_entry_block()
+        with ir.InsertionPoint(entry):
+            m, n, k, a, a_off, lda, b, b_off, ldb, c, c_off, ldc, beta_zero = entry.arguments
+            a_op = Operand(a, a_off, 1, lda) if variant.a_transposed else Operand(a, a_off, lda, 1)
+            b_op = Operand(b, b_off, 1, ldb) if variant.b_transposed else Operand(b, b_off, ldb, 1)
+            prob = GemmProblem(m, n, k, ir.F32Type.get(), variant.register_bits, variant.threads, beta_zero,
+                               split_m=variant.split_m)
+            emit_gemm(prob, a_op, b_op, Operand(c, c_off, ldc, 1))
+            func.ReturnOp([])
+    return module
+
+
+# --- compiled kernels -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class KernelObject:
+    """A kernel's object code and the functions it calls that it does not define."""
+
+    symbol: str
+    code: bytes
+    externals: tuple[str, ...]
+
+
+_COMPILED: dict[tuple, KernelObject] = {}
+_LOCK = threading.Lock()
+
+
+def kernel_objects(externals, opt_level: int) -> list[KernelObject]:
+    """The compiled kernels among the functions a program calls (`externals`)."""
+    return [compiled(variant, opt_level) for variant in map(Variant.parse, externals) if variant is not None]
+
+
+def compiled(variant: Variant, opt_level: int) -> KernelObject:
+    """`variant`'s kernel: from memory, the persistent cache, or built now (and kept in both)."""
+    key = (variant, opt_level)
+    with _LOCK:  # one build per kernel, whichever thread asks first
+        found = _COMPILED.get(key)
+        if found is None:
+            found = _COMPILED[key] = _load(variant, opt_level) or _store(_build(variant, opt_level), opt_level)
+    return found
+
+
+def _build(variant: Variant, opt_level: int) -> KernelObject:
+    from mlir.dialects.llvm import translate_module_to_llvmir
+
+    from ..compiler import resolve_options, run_passes
+    from ..context import make_context, prepare_for_passes
+    from ..pipelines import codegen_passes, llvm_passes
+    from ..options import CompileOptions
+    from ..runtime.executable import describe
+    from ..runtime.llvm_backend import object_code
+    options = resolve_options(CompileOptions(opt_level=opt_level, threads=variant.threads,
+                                             vector_bits=variant.register_bits))
+    context = make_context()  # a context of its own, freed with the module
+    prepare_for_passes(context)  # (the kernel is built of vector, memref, scf ops)
+    with context, config.compiling_with(options):
+        module = build_module(variant)
+        passes = [p for p in codegen_passes() if p.name != "mlc-blas"] + llvm_passes()
+        run_passes(module, passes, f"<{variant.symbol}>", verify_each=False)
+        externals = describe(module, variant.symbol).externals
+        code = object_code(str(translate_module_to_llvmir(module.operation)), opt_level)
+    return KernelObject(variant.symbol, code, externals)
+
+
+def _cache_file(variant: Variant, opt_level: int):
+    """(the persistent cache, the kernel's file name there for this host and toolchain), or
+    None when the cache is off."""
+    from ..runtime import disk_cache
+    from ..runtime.fingerprint import environment_fields
+    cache = disk_cache.default_cache()
+    if cache is None:
+        return None
+    fields = {"kernel": variant.symbol, "opt_level": str(opt_level), **environment_fields(str(cache.root))}
+    return cache, f"{cache.key(fields)}.kernel"
+
+
+def _load(variant: Variant, opt_level: int) -> KernelObject | None:
+    """The kernel from the persistent cache: a JSON line (symbol, size, externals), then the
+    object code; None when missing, truncated or not this kernel's (then built again)."""
+    found = _cache_file(variant, opt_level)
+    data = found[0].read_file(found[1]) if found is not None else None
+    if data is None:
+        return None
+    header, _, code = data.partition(b"\n")
+    try:
+        meta = json.loads(header)
+        if meta["symbol"] != variant.symbol or len(code) != meta["bytes"]:
+            return None
+        return KernelObject(variant.symbol, code, tuple(meta["externals"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _store(kernel: KernelObject, opt_level: int) -> KernelObject:
+    found = _cache_file(Variant.parse(kernel.symbol), opt_level)
+    if found is not None:
+        header = json.dumps({"symbol": kernel.symbol, "bytes": len(kernel.code), "externals": list(kernel.externals)})
+        found[0].write_file(found[1], header.encode() + b"\n" + kernel.code)
+    return kernel
+
+
+def forget_compiled() -> None:
+    """Drops the kernels compiled in this process (tests: the next use builds or loads again)."""
+    with _LOCK:
+        _COMPILED.clear()
+
