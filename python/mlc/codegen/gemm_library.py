@@ -33,8 +33,10 @@ program.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
+import time
 from dataclasses import dataclass
 
 from mlir import ir
@@ -44,6 +46,7 @@ from .. import config
 from .externs import declare_external
 from .packed_gemm import GemmProblem, Operand, emit_gemm
 
+log = logging.getLogger("mlc")
 PREFIX = "mlc_gemm_f32_"
 _SYMBOL = re.compile(rf"{PREFIX}([nt])([nt])_([mn])(\d+)_v(\d+)$")
 
@@ -168,7 +171,15 @@ def compiled(variant: Variant, opt_level: int) -> KernelObject:
     with _LOCK:  # one build per kernel, whichever thread asks first
         found = _COMPILED.get(key)
         if found is None:
-            found = _COMPILED[key] = _load(variant, opt_level) or _store(_build(variant, opt_level), opt_level)
+            found = _load(variant, opt_level)
+            if found is None:
+                start = time.perf_counter()
+                found = _store(_build(variant, opt_level), opt_level)
+                if config.log_compiles():
+                    log.warning("mlc: built GEMM kernel %s in %.0f ms", variant.symbol, (time.perf_counter() - start) * 1e3)
+            elif config.log_compiles():
+                log.warning("mlc cache: loaded GEMM kernel %s", variant.symbol)
+            _COMPILED[key] = found
     return found
 
 

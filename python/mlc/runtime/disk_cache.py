@@ -8,7 +8,10 @@ version and source hash, the MLIR/LLVM wheels, the runtime libraries found, and 
 CPU's model and features (fingerprint.py). Value: `<key>.json` (the fields, the
 signature, the scratch size, whether it runs parallel loops, the runtime libraries it needs
 and its library's name, size and sha256) and `<key>.<sha256>.so`, linked from the
-position-independent object code the compile linked in memory (Executable.object_code).
+position-independent object code the compile linked in memory (Executable.object_code:
+the program's and the precompiled GEMM kernels' it calls). The cache also keeps those
+kernels themselves (`<key>.kernel`: a JSON line, then the object code; codegen/gemm_library.py),
+keyed the same way by the kernel's name, the host and the toolchain, and evicted like entries.
 
 Robustness: every file is written to a temporary name and renamed into place, library
 first, so a reader sees a whole entry or none; a library's name carries its hash, so two
