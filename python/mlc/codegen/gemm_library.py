@@ -44,7 +44,7 @@ from mlir.dialects import arith, func, memref
 
 from .. import config
 from .externs import declare_external
-from .packed_gemm import GemmProblem, Operand, emit_gemm
+from .packed_gemm import GemmProblem, Operand, emit_gemm, splits_rows, stored_transposed
 
 log = logging.getLogger("mlc")
 PREFIX = "mlc_gemm_f32_"
@@ -99,18 +99,10 @@ def variant_for(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> Varian
     if (not config.gemm_kernels_enabled() or prob.epilogue is not None or prob.pairs or prob.compute != f32
             or any(ir.MemRefType(x.type).element_type != f32 for x in buffers) or a.unsigned or b.unsigned):
         return None
-    a_t = a.row_stride == 1 and a.col_stride != 1  # as emit_gemm reads them
-    b_t = b.col_stride != 1
+    a_t, b_t = stored_transposed(a, b)
     if _leading(a, a_t) is None or _leading(b, b_t) is None or _leading(c, False) is None:
         return None
-    split_m = prob.split_m if prob.split_m is not None else \
-        prob.m >= prob.n or prob.n < 2 * _nr(prob) * prob.threads
-    return Variant(a_t, b_t, split_m, prob.threads, prob.register_bits)
-
-
-def _nr(prob: GemmProblem) -> int:
-    from .packed_gemm import blocking
-    return blocking(prob.compute, prob.register_bits).nr
+    return Variant(a_t, b_t, splits_rows(prob), prob.threads, prob.register_bits)
 
 
 def emit_call(module: ir.Operation, variant: Variant, prob: GemmProblem, a: Operand, b: Operand,

@@ -473,6 +473,19 @@ def _store_through(ep, value: ir.Value, row, col, in_bounds: bool) -> None:
     store.operation.attributes[EPILOGUE_MARK] = ir.UnitAttr.get()
 
 
+def stored_transposed(a: Operand, b: Operand) -> tuple[bool, bool]:
+    """(A stored [K, M]: M unit stride, B stored [N, K]: its columns not unit stride), which
+    decides the order packing reads each in."""
+    return _unit(a.row_stride) and not _unit(a.col_stride), not _unit(b.col_stride)
+
+
+def splits_rows(prob: GemmProblem) -> bool:
+    """Whether the threads share the rows (enough of them), else the columns (skinny M)."""
+    if prob.split_m is not None:
+        return prob.split_m
+    return prob.m >= prob.n or prob.n < 2 * blocking(prob.compute, prob.register_bits).nr * prob.threads
+
+
 def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
     """At the current insertion point: C (+)= A B for one matrix (no batch), packed and
     register-tiled, the rows (or columns) split between prob.threads threads. With
@@ -482,16 +495,15 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
     static = all(isinstance(v, int) for v in (prob.m, prob.n, prob.k))
     assert prob.epilogue is None or (static and prob.k <= bl.kc), "an epilogue needs one K block"
     # Packing reads each operand in its memory order: [t, p] or [p, t] (tile index minor).
-    a_minor = _unit(a.row_stride) and not _unit(a.col_stride)  # A stored transposed: M is unit stride
+    a_minor, b_transposed = stored_transposed(a, b)  # a_minor: M is A's unit-stride dimension
     a_src = Operand(a.value, a.offset, a.col_stride, 1).view(prob.k, prob.m) if a_minor else a.view(prob.m, prob.k)
-    b_minor = _unit(b.col_stride)
+    b_minor = not b_transposed
     b_src = (b.view(prob.k, prob.n) if b_minor
              else Operand(b.value, b.offset, b.col_stride, b.row_stride).view(prob.n, prob.k))
     c_view = c.view(prob.m, prob.n)
     c_el = ir.MemRefType(c_view.type).element_type
+    split_m = splits_rows(prob)
     if static:
-        # Split rows between threads when there are enough, else columns (skinny M).
-        split_m = prob.m >= prob.n or prob.n < 2 * bl.nr * prob.threads if prob.split_m is None else prob.split_m
         extent, unit = (prob.m, bl.mr) if split_m else (prob.n, bl.nr)
         units = -(-extent // unit)
         chunk = -(-units // max(1, min(prob.threads, units))) * unit
@@ -502,7 +514,7 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
         nc = min(bl.nc, -(-cols // bl.nr) * bl.nr)
         a_size, b_size = mc * kc_max, nc * kc_max
     else:  # runtime sizes: one part per thread (a part past the end has empty loops)
-        split_m, parts, mc, nc = prob.split_m, prob.threads, bl.mc, bl.nc
+        parts, mc, nc = prob.threads, bl.mc, bl.nc
         extent, unit = (_idx(prob.m), bl.mr) if split_m else (_idx(prob.n), bl.nr)
         chunk = arith.muli(_ceil_div(_ceil_div(extent, unit), parts), _index(unit))
         rows, cols = (_min(_idx(prob.m), chunk), _idx(prob.n)) if split_m else (_idx(prob.m), _min(_idx(prob.n), chunk))
