@@ -308,8 +308,10 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
                     vector.store(value, dst, [dst_at])
                 else:
                     zero_c = _zero(compute)
-                    for i in range(tile):
-                        ti = arith.addi(t, _index(i)) if i else t
+
+                    def element(i) -> None:
+                        """Panel element i of this row (`i` an int, or an index value)."""
+                        ti = arith.addi(t, _idx(i)) if not isinstance(i, int) or i else t
                         ok = None
                         if ragged:  # the last panel reads past the matrix: zeros
                             ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _idx(tiles_total))
@@ -317,7 +319,17 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
                         x = row(lambda k: _convert(memref.load(src, [ti, k]), compute, unsigned), compute)
                         if ok is not None:
                             x = arith.select(ok, x, zero_c)
-                        memref.store(x, dst, [arith.addi(dst_at, _index(i)) if i else dst_at])
+                        memref.store(x, dst, [arith.addi(dst_at, _idx(i)) if not isinstance(i, int) or i else dst_at])
+
+                    if isinstance(tiles_total, int) or tile <= 8:  # unrolled: the panel's elements
+                        for i in range(tile):
+                            element(i)
+                    else:  # a runtime-sized kernel's B panel: a loop (there this path packs the
+                        # edges only; unrolled 32 times it tripled the kernel's LLVM time)
+                        loop_i = _for(0, tile, 1)
+                        with ir.InsertionPoint(loop_i.body):
+                            element(loop_i.induction_variable)
+                            scf.YieldOp([])
                 scf.YieldOp([])
 
         def transposed() -> None:
