@@ -751,8 +751,8 @@ NOTES: dict[str, str] = {
                      "(16.8 MB written, then read for 512 elements); two passes over the logits (max, exp-sum)"),
     "adam_update": ("one multi-output kernel (w', m', v' in one pass) with non-temporal stores (59 MB of traffic, "
                     "was 84 with the stores' line reads) plus 2 scalar kernels for the bias corrections"),
-    "sgd_many_params": ("slower than numpy, faster than jax.jit (1.29x on the AVX-512 host; its dispatch pays per array "
-                        "too): the kernels and the call of 302 arguments take ~0.09-0.13 ms; the rest is Python per "
+    "sgd_many_params": ("slower than numpy (0.60x and 0.76x in the ninth and tenth sessions' runs), faster than jax.jit "
+                        "(1.29x, 1.65x; its dispatch pays per array too): the kernels and the call of 302 arguments take ~0.09-0.13 ms; the rest is Python per "
                         "array (the pytree walk, the signature key, the argument checks, the result arrays, ~1 us "
                         "each). The ninth session cut the key (a dtype string per leaf), the walk (a list of leaves "
                         "taken whole) and the pointer stores (a native helper): 435-730 -> 281-375 us in alternating "
@@ -802,6 +802,13 @@ OTHER_FINDINGS: list[str] = [
     "in the table above (attention 0.43 -> 0.29, attention_core 0.30 -> 0.18, decoder_block 0.64 -> 0.38: "
     "LLVM without indvars and LSR, big modules' parts on both threads), every block still faster than or "
     "equal to jax.jit (mlp_block 1.00x).",
+    "Compile column of the table (2026-12-06, tenth session): f32 GEMMs now call MLC's precompiled kernels "
+    "(codegen/gemm_library.py), built once per host and variant; this process has the persistent cache off, "
+    "so the first block calling each kernel builds it (mlp_block 0.46 s, attention 0.63 s, mixer_block 0.39 s "
+    "include ~0.15-0.35 s per kernel built), the later ones reuse them (decoder_block 0.22 s, was 0.38-0.64; "
+    "swiglu_ffn, lstm_cell, gru_cell 0.10 s). In one warmed process with every kernel built, the 19 blocks and "
+    "the 10 table rows compiled in 2.9 s against 4.9 s with the kernels generated per program (run times "
+    "geomean ratio 0.975: equal within the noise).",
     "`--random 16 --seed 23` (2026-12-05, eighth session, tree 1098fab, load 2.1 at the start): 16 chains, "
     "0 slower than numpy eager, 0 failed or wrong, each faster than jax.jit (1.06-28.6x); compile 0.04-0.71 s "
     "against jax's 0.05-0.25 (the slowest: attention -> softmax_rows -> mlp_residual -> tanh, 0.71 against "
