@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import threading
 import time
@@ -150,6 +151,15 @@ class KernelObject:
 
 _COMPILED: dict[tuple, KernelObject] = {}
 _LOCK = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A child forked while another thread built a kernel must not wait on its lock."""
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def kernel_objects(externals, opt_level: int) -> list[KernelObject]:

@@ -183,3 +183,27 @@ def test_a_cached_program_with_a_kernel_runs_in_a_new_process(tmp_path):
     for run in runs:
         assert run.returncode == 0, run.stderr
     assert runs[0].stdout.split() == ["MISS", "1"] and runs[1].stdout.split() == ["HIT", "0"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_child_forked_during_a_build_builds_its_own(monkeypatch):
+    """Forked while another thread holds the kernels' lock (building one), the child
+    compiles a program calling a kernel instead of waiting on that lock forever."""
+    monkeypatch.setenv("MLC_CACHE", "0")
+    gemm_library._LOCK.acquire()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: fails by alarm rather than hanging the test run
+            import signal
+            signal.alarm(120)
+            code = 1
+            try:
+                a, b = np.ones((200, 300), np.float32), np.ones((300, 700), np.float32)
+                got = mlc.jit(lambda x, y: x @ y, options=CompileOptions(blas=False))(a, b)
+                code = 0 if np.array_equal(got, np.full((200, 700), 300, np.float32)) else 1
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        gemm_library._LOCK.release()
+    assert os.waitstatus_to_exitcode(status) == 0
