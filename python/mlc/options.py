@@ -48,7 +48,7 @@ class CompileOptions:
         "vector-matrix product: mlc-blas, benchmarks/results/gemm.md) when the library is there; False "
         "runs MLC's own packed GEMM kernel for those too.", "--blas"))
     gemm_kernels: bool = field(default=True, metadata=_doc(
-        "f32 matmuls MLC's packed GEMM takes call its precompiled runtime-sized kernels "
+        "f32/f64 matmuls MLC's packed GEMM takes call its precompiled runtime-sized kernels "
         "(built once per host and vector width, kept in the persistent cache: "
         "codegen/gemm_library.py) instead of a kernel generated for each program's shapes; "
         "False generates them in the program (as exported libraries and the "

@@ -68,10 +68,14 @@ func.func @matmul(%x: memref<128x256xf32>, %w: memref<256x128xf32>, %y: memref<1
 // last panel (260 = 32 x 8 + 4) and the k values past a multiple of 4 element by element.
 // An f64 4-lane microkernel.
 // OFF-LABEL: func @batched_transposed
-// f64 has no precompiled kernel: generated in the program.
+// With the kernels: 4 matrices on 2 threads, each thread takes whole ones (an scf.forall over
+// the threads, a loop over its batch indices) and calls the one-thread f64 kernel for B
+// stored transposed (nt), each matrix's offset moved by its batch stride.
 // KERNEL-LABEL: func @batched_transposed
-// KERNEL-NOT: call @mlc_gemm
-// KERNEL: mlc.packed_gemm
+// KERNEL: scf.forall (%{{.*}}) in (2)
+// KERNEL: scf.for
+// KERNEL-NOT: mlc.packed_gemm
+// KERNEL: func.call @mlc_gemm_f64_nt_n1_v512(%c128{{.*}}, %c260{{.*}}, %c160{{.*}}, %{{.*}}, %{{.*}}, %c160{{.*}}, %{{.*}}, %{{.*}}, %c160{{.*}}, %{{.*}}, %{{.*}}, %c260{{.*}}, %false)
 // OFF: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}}
 // OFF: memref.reinterpret_cast {{.*}} sizes: [260, 160], strides: [160, 1]
 // OFF: mlc.packed_gemm

@@ -634,12 +634,12 @@ def blas_takes(c: Contraction) -> bool:
 class Blas(Pass):
     """Replaces large f32/f64 matmul generics on buffers with calls to numpy's OpenBLAS gemm
     (gemv for a vector contraction), the rest of the matmuls with MLC's packed GEMM: a call
-    of its precompiled kernel for f32 (gemm_library.py, CompileOptions.gemm_kernels), else
+    of its precompiled kernel for f32/f64 (gemm_library.py, CompileOptions.gemm_kernels), else
     the kernel emitted in place.
 
     Expects: the `buffers` stage. Produces: func.call to the ILP64 CBLAS gemm (declared
     private in the module) where the rule in the module docstring holds, func.call to
-    `mlc_gemm_f32_*` (declared private) or packed loops for the others.
+    `mlc_gemm_f32_*`/`mlc_gemm_f64_*` (declared private) or packed loops for the others.
     """
 
     name = "mlc-blas"

@@ -23,7 +23,7 @@ toolchain and MLC's sources, in the persistent cache's directory). A program's o
 is linked together with the objects of the kernels it calls (`kernel_objects`), in the JIT
 as in the persistent cache's shared library.
 
-Taken: f32 operands and result (no widening, no fused epilogue, no int16 pairs), each
+Taken: f32 or f64 operands and result (no widening, no fused epilogue, no int16 pairs), each
 matrix with one unit-stride dimension, C row-major. Everything else, exported libraries
 (CompileOptions.gemm_kernels is off there: the library must not depend on this cache) and
 the ExecutionEngine JIT (it cannot link extra objects) keep the kernel generated in the
@@ -48,8 +48,9 @@ from .externs import declare_external
 from .packed_gemm import GemmProblem, Operand, emit_gemm, splits_rows, stored_transposed
 
 log = logging.getLogger("mlc")
-PREFIX = "mlc_gemm_f32_"
-_SYMBOL = re.compile(rf"{PREFIX}([nt])([nt])_([mn])(\d+)_v(\d+)$")
+PREFIX = "mlc_gemm_"
+_SYMBOL = re.compile(rf"{PREFIX}(f32|f64)_([nt])([nt])_([mn])(\d+)_v(\d+)$")
+_TYPES = {"f32": ir.F32Type.get, "f64": ir.F64Type.get}  # element (= accumulator) types with kernels
 
 
 @dataclass(frozen=True)
@@ -61,27 +62,32 @@ class Variant:
     split_m: bool  # the threads share the rows (else the columns)
     threads: int
     register_bits: int
+    dtype: str = "f32"  # the element type of A, B, C and the sums (_TYPES)
+
+    @property
+    def element_type(self) -> ir.Type:
+        return _TYPES[self.dtype]()
 
     @property
     def symbol(self) -> str:
         t = lambda flag: "t" if flag else "n"  # noqa: E731
-        return (f"{PREFIX}{t(self.a_transposed)}{t(self.b_transposed)}_{'m' if self.split_m else 'n'}"
-                f"{self.threads}_v{self.register_bits}")
+        return (f"{PREFIX}{self.dtype}_{t(self.a_transposed)}{t(self.b_transposed)}_"
+                f"{'m' if self.split_m else 'n'}{self.threads}_v{self.register_bits}")
 
     @staticmethod
     def parse(symbol: str) -> "Variant | None":
         found = _SYMBOL.match(symbol)
         if found is None:
             return None
-        a, b, split, threads, bits = found.groups()
-        return Variant(a == "t", b == "t", split == "m", int(threads), int(bits))
+        dtype, a, b, split, threads, bits = found.groups()
+        return Variant(a == "t", b == "t", split == "m", int(threads), int(bits), dtype)
 
 
-def function_type() -> ir.FunctionType:
+def function_type(variant: "Variant") -> ir.FunctionType:
     """(M, N, K, then base buffer, element offset and leading dimension of A, B and C,
     beta_zero) -> (): C (+)= A B, C overwritten when beta_zero."""
     index = ir.IndexType.get()
-    base = ir.MemRefType.get([], ir.F32Type.get())
+    base = ir.MemRefType.get([], variant.element_type)
     return ir.FunctionType.get([index] * 3 + [base, index, index] * 3 + [ir.IntegerType.get_signless(1)], [])
 
 
@@ -95,15 +101,15 @@ def _leading(x: Operand, transposed: bool) -> int | None:
 def variant_for(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> Variant | None:
     """The kernel that runs this GEMM (static sizes, the operands' strides known), or None
     when the program keeps its own (module docstring: what is taken)."""
-    f32 = ir.F32Type.get()
+    dtype = next((name for name, t in _TYPES.items() if prob.compute == t()), None)
     buffers = (a.value, b.value, c.value)
-    if (not config.gemm_kernels_enabled() or prob.epilogue is not None or prob.pairs or prob.compute != f32
-            or any(ir.MemRefType(x.type).element_type != f32 for x in buffers) or a.unsigned or b.unsigned):
+    if (dtype is None or not config.gemm_kernels_enabled() or prob.epilogue is not None or prob.pairs
+            or any(ir.MemRefType(x.type).element_type != prob.compute for x in buffers) or a.unsigned or b.unsigned):
         return None
     a_t, b_t = stored_transposed(a, b)
     if _leading(a, a_t) is None or _leading(b, b_t) is None or _leading(c, False) is None:
         return None
-    return Variant(a_t, b_t, splits_rows(prob), prob.threads, prob.register_bits)
+    return Variant(a_t, b_t, splits_rows(prob), prob.threads, prob.register_bits, dtype)
 
 
 def emit_call(module: ir.Operation, variant: Variant, prob: GemmProblem, a: Operand, b: Operand,
@@ -111,7 +117,7 @@ def emit_call(module: ir.Operation, variant: Variant, prob: GemmProblem, a: Oper
     """At the current insertion point: the call of `variant`'s kernel on these operands
     (declared in `module`)."""
     index = ir.IndexType.get()
-    declare_external(module, variant.symbol, function_type())
+    declare_external(module, variant.symbol, function_type(variant))
     args = [arith.constant(index, v) for v in (prob.m, prob.n, prob.k)]
     for x, transposed in ((a, variant.a_transposed), (b, variant.b_transposed), (c, False)):
         base = memref.extract_strided_metadata(x.value)[0]
@@ -126,13 +132,13 @@ def build_module(variant: Variant) -> ir.Module:
     with ir.Location.unknown():
         module = ir.Module.create()
         with ir.InsertionPoint(module.body):
-            kernel = func.FuncOp(variant.symbol, function_type())
+            kernel = func.FuncOp(variant.symbol, function_type(variant))
             entry = kernel.add_entry_block()
         with ir.InsertionPoint(entry):
             m, n, k, a, a_off, lda, b, b_off, ldb, c, c_off, ldc, beta_zero = entry.arguments
             a_op = Operand(a, a_off, 1, lda) if variant.a_transposed else Operand(a, a_off, lda, 1)
             b_op = Operand(b, b_off, 1, ldb) if variant.b_transposed else Operand(b, b_off, ldb, 1)
-            prob = GemmProblem(m, n, k, ir.F32Type.get(), variant.register_bits, variant.threads, beta_zero,
+            prob = GemmProblem(m, n, k, variant.element_type, variant.register_bits, variant.threads, beta_zero,
                                split_m=variant.split_m)
             emit_gemm(prob, a_op, b_op, Operand(c, c_off, ldc, 1))
             func.ReturnOp([])

@@ -26,8 +26,9 @@ from mlc.runtime import disk_cache
 from mlc.runtime.libraries import jit_shared_libraries
 from mlc.runtime.llvm_backend import JitLinked
 
-# f32 sums over K: the tolerance grows with sqrt(K) (as test_matmul's `close`).
+# Sums over K: the tolerance grows with sqrt(K) (as test_matmul's `close`).
 RTOL = 2e-5
+TOL = {"f32": 2e-5, "f64": 1e-12}
 
 # The lowered kernel: M, N, K, then per matrix the rank-0 base memref (allocated, aligned,
 # offset) followed by the element offset and the leading dimension, then beta_zero.
@@ -52,13 +53,13 @@ def kernels():
     return get
 
 
-def _stored(rng, rows, cols, transposed, pad):
+def _stored(rng, rows, cols, transposed, pad, dtype):
     """A random matrix [rows, cols] stored in a bigger buffer: (buffer, offset, leading
     dimension, the matrix as numpy sees it). transposed: stored [cols, rows]."""
     stored_rows, stored_cols = (cols, rows) if transposed else (rows, cols)
     ld = stored_cols + pad
     offset = 3 * pad + 1 if pad else 0
-    buffer = rng.standard_normal(offset + stored_rows * ld + 8).astype(np.float32)
+    buffer = rng.standard_normal(offset + stored_rows * ld + 8).astype(dtype)
     view = buffer[offset:offset + stored_rows * ld].reshape(stored_rows, ld)[:, :stored_cols]
     return buffer, offset, ld, (view.T if transposed else view)
 
@@ -68,32 +69,34 @@ def _matrix_args(buffer, offset, ld):
     return [pointer, pointer, 0, offset, ld]
 
 
+@pytest.mark.parametrize("dtype", ["f32", "f64"])
 @pytest.mark.parametrize("bits", [256, 512])
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("a_t, b_t, split_m", list(itertools.product((False, True), repeat=3)))
-def test_kernel_on_raw_buffers(kernels, a_t, b_t, split_m, threads, bits):
+def test_kernel_on_raw_buffers(kernels, a_t, b_t, split_m, threads, bits, dtype):
     """C (+)= A B through each variant on ragged sizes (past a register tile, a cache block
     of K = 1030 > KC, a thread's share), matrices at an offset in padded buffers."""
-    kernel = kernels(Variant(a_t, b_t, split_m, threads, bits))
-    rng = np.random.default_rng(hash((a_t, b_t, split_m, threads, bits)) % 2**32)
+    kernel = kernels(Variant(a_t, b_t, split_m, threads, bits, dtype))
+    rng = np.random.default_rng([a_t, b_t, split_m, threads, bits, dtype == "f64"])
+    np_type, tol = {"f32": np.float32, "f64": np.float64}[dtype], TOL[dtype]
     for (m, n, k), beta_zero in itertools.product(SHAPES, (True, False)):
-        a_buf, a_off, lda, a = _stored(rng, m, k, a_t, pad=3)
-        b_buf, b_off, ldb, b = _stored(rng, k, n, b_t, pad=0 if b_t else 5)
-        c_buf, c_off, ldc, c = _stored(rng, m, n, False, pad=2)
+        a_buf, a_off, lda, a = _stored(rng, m, k, a_t, 3, np_type)
+        b_buf, b_off, ldb, b = _stored(rng, k, n, b_t, 0 if b_t else 5, np_type)
+        c_buf, c_off, ldc, c = _stored(rng, m, n, False, 2, np_type)
         before = c_buf.copy()
         want = a.astype(np.float64) @ b.astype(np.float64) + (0 if beta_zero else c.astype(np.float64))
         kernel(m, n, k, *_matrix_args(a_buf, a_off, lda), *_matrix_args(b_buf, b_off, ldb),
                *_matrix_args(c_buf, c_off, ldc), beta_zero)
-        np.testing.assert_allclose(c, want, rtol=RTOL, atol=RTOL * np.sqrt(k), err_msg=str((m, n, k, beta_zero)))
+        np.testing.assert_allclose(c, want, rtol=tol, atol=tol * np.sqrt(k), err_msg=str((m, n, k, beta_zero)))
         inside = np.zeros(c_buf.shape, bool)
         inside[c_off:c_off + m * ldc].reshape(m, ldc)[:, :n] = True
         np.testing.assert_array_equal(c_buf[~inside], before[~inside])  # nothing outside C written
 
 
 def test_variant_symbols_round_trip():
-    for variant in (Variant(False, True, True, 2, 512), Variant(True, False, False, 1, 256)):
+    for variant in (Variant(False, True, True, 2, 512), Variant(True, False, False, 1, 256, "f64")):
         assert Variant.parse(variant.symbol) == variant
-    assert Variant.parse("mlc_gemm_f64_nn_m2_v512") is None and Variant.parse("scipy_cblas_sgemm64_") is None
+    assert Variant.parse("mlc_gemm_f16_nn_m2_v512") is None and Variant.parse("scipy_cblas_sgemm64_") is None
 
 
 def _matmul_codegen(options: CompileOptions, shape=(96, 200, 72)):

@@ -259,8 +259,9 @@ def test_packed_kernel_transposes_k_major_operands(m, k, n, dtype, bits, rhs_tra
         options = CompileOptions(blas=False, vector_bits=bits, threads=threads, gemm_kernels=kernels)
         compiled = mlc.jit(fn, options=options).lower(a, b).compile()
         text = compiled.as_text("codegen")
-        if kernels and dtype == np.float32:  # the precompiled kernel (the same packing inside)
-            assert PREFIX + ("nt" if rhs_transposed else "nn") in text and MARK not in text
+        if kernels and dtype in (np.float32, np.float64):  # the precompiled kernel (the same packing inside)
+            name = {np.float32: "f32", np.float64: "f64"}[dtype]
+            assert f"{PREFIX}{name}_" + ("nt" if rhs_transposed else "nn") in text and MARK not in text
         else:
             assert MARK in text
             # B's NR-wide tile is always transposed by blocks; A's 6-row tile (AVX2) is not.
@@ -338,7 +339,7 @@ def test_packed_kernel_threads_split_rows_or_columns(monkeypatch):
         options = CompileOptions(blas=False, threads=2, gemm_kernels=kernels)
         compiled = mlc.jit(lambda x, y: x @ y, options=options).lower(a, b).compile()
         if kernels:  # the precompiled kernel whose threads split the rows (m) or the columns (n)
-            assert f"call @{PREFIX}nn_{split}2_" in compiled.as_text("codegen")
+            assert f"call @{PREFIX}f32_nn_{split}2_" in compiled.as_text("codegen")
         else:
             assert PARALLEL_SYMBOL in compiled.as_text("codegen")
         close(compiled(a, b), a @ b, k)
