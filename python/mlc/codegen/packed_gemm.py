@@ -101,6 +101,11 @@ def _unit(stride) -> bool:
     return isinstance(stride, int) and stride == 1
 
 
+def _plus(base: ir.Value, i) -> ir.Value:
+    """base + i for an int i (0: base itself) or an index value."""
+    return base if isinstance(i, int) and i == 0 else arith.addi(base, _idx(i))
+
+
 def _min(a, b):
     return arith.minsi(a, b)
 
@@ -311,7 +316,7 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
 
                     def element(i) -> None:
                         """Panel element i of this row (`i` an int, or an index value)."""
-                        ti = arith.addi(t, _idx(i)) if not isinstance(i, int) or i else t
+                        ti = _plus(t, i)
                         ok = None
                         if ragged:  # the last panel reads past the matrix: zeros
                             ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _idx(tiles_total))
@@ -319,7 +324,7 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
                         x = row(lambda k: _convert(memref.load(src, [ti, k]), compute, unsigned), compute)
                         if ok is not None:
                             x = arith.select(ok, x, zero_c)
-                        memref.store(x, dst, [arith.addi(dst_at, _idx(i)) if not isinstance(i, int) or i else dst_at])
+                        memref.store(x, dst, [_plus(dst_at, i)])
 
                     if isinstance(tiles_total, int) or tile <= 8:  # unrolled: the panel's elements
                         for i in range(tile):
