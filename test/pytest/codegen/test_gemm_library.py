@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import mlc
+import mlc.numpy
 from mlc import CompileOptions
 from mlc.codegen import gemm_library
 from mlc.codegen.gemm_library import PREFIX, Variant
@@ -210,3 +211,33 @@ def test_a_child_forked_during_a_build_builds_its_own(monkeypatch):
     finally:
         gemm_library._LOCK.release()
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_problems_through_jit(seed, monkeypatch):
+    """Random sizes, operand layouts, batch dims, element types and thread counts through
+    mlc.jit with the packed path forced at every size (so each product calls a kernel),
+    against numpy in float64."""
+    from mlc.codegen import blas
+    monkeypatch.setattr(blas, "PACKED_MIN_MNK", 0)
+    monkeypatch.setattr(blas, "PACKED_PARALLEL_MIN_MNK", 0)
+    rng = np.random.default_rng(1000 + seed)
+    for _ in range(4):
+        m, k, n = (int(v) for v in rng.integers(1, 300, 3))
+        batch = tuple(int(v) for v in rng.integers(1, 4, rng.integers(0, 3)))
+        dtype = np.float32 if rng.random() < 0.6 else np.float64
+        a_t, b_t = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+        a = rng.standard_normal(batch + ((k, m) if a_t else (m, k))).astype(dtype)
+        b = rng.standard_normal(batch + ((n, k) if b_t else (k, n))).astype(dtype)
+        t = lambda x, flag: np.swapaxes(x, -1, -2) if flag else x  # noqa: E731
+
+        def fn(x, y):
+            return (mlc.numpy.swapaxes(x, -1, -2) if a_t else x) @ (mlc.numpy.swapaxes(y, -1, -2) if b_t else y)
+        options = CompileOptions(blas=False, threads=int(rng.integers(1, 3)))
+        compiled = mlc.jit(fn, options=options).lower(a, b).compile()
+        if min(m, k, n) > 1:  # (K = 1 is an outer product, simplified to a broadcast multiply)
+            assert f"call @{PREFIX}" in compiled.as_text("codegen"), (m, k, n, batch, a_t, b_t)
+        want = t(a.astype(np.float64), a_t) @ t(b.astype(np.float64), b_t)
+        tol = TOL["f32" if dtype == np.float32 else "f64"]
+        np.testing.assert_allclose(compiled(a, b), want, rtol=tol, atol=tol * np.sqrt(k),
+                                   err_msg=str((m, k, n, batch, dtype, a_t, b_t)))
