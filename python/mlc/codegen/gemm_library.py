@@ -23,6 +23,11 @@ toolchain and MLC's sources, in the persistent cache's directory). A program's o
 is linked together with the objects of the kernels it calls (`kernel_objects`), in the JIT
 as in the persistent cache's shared library.
 
+Measured (Zen 4, AVX-512, two threads): a 512^3 matmul's compile 70-115 -> 16-25 ms (f64
+below BLAS's size rule 51-76 -> 14-16), the corpus's blocks and the table's rows 4.9 ->
+2.9 s in all; run times 0.98-1.02x the per-shape kernel's (square, skinny, ragged and
+transposed shapes, f32 and f64); a kernel's build 0.12-0.35 s, once per host.
+
 Taken: f32 or f64 operands and result (no widening, no fused epilogue, no int16 pairs), each
 matrix with one unit-stride dimension, C row-major. Everything else, exported libraries
 (CompileOptions.gemm_kernels is off there: the library must not depend on this cache) and
