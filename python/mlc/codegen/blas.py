@@ -398,7 +398,7 @@ def _packed_epilogue(op, c: Contraction, operands, zero_fill, register_bits: int
 
 def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple, n: tuple,
                  beta_zero: bool, register_bits: int, threads: int, unsigned=(), vnni: int = -1,
-                 epilogue=None, module: ir.Operation | None = None) -> None:
+                 epilogue=None, *, module: ir.Operation) -> None:
     """At the current insertion point: loops over the batch dims around MLC's packed GEMM
     on 2-D views of the three operands: a call of its precompiled kernel (gemm_library.py,
     declared in `module`) where one takes the problem, else the kernel emitted here
@@ -425,7 +425,7 @@ def _emit_packed(c: Contraction, a: _Matrix, b: _Matrix, out: _Matrix, m: tuple,
                 offset = arith.addi(offset, arith.muli(iv, arith.constant(index, stride)))
             strides = (1, x.leading) if x.transposed else (x.leading, 1)
             views.append(Operand(x.value, offset, *strides, unsigned=x.value in unsigned))
-        kernel = gemm_library.variant_for(problem, *views) if module is not None else None
+        kernel = gemm_library.variant_for(problem, *views)
         if kernel is not None:
             gemm_library.emit_call(module, kernel, problem, *views)
         else:

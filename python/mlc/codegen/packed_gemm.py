@@ -603,4 +603,3 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
         memref.dealloc(bp)
 
     in_parts(parts, body)
-

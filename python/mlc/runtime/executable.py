@@ -76,6 +76,7 @@ class Executable:
         arrays = len(self.inputs) + len(self.outputs)
         self._objects = (ctypes.c_int64 * arrays)() if arrays >= NATIVE_POINTERS_MIN else None
         self._targets = (ctypes.c_void_p * arrays)(*pointers[:arrays]) if self._objects is not None else None
+        self._store = pointer_store() if self._objects is not None else None
         if table is None:
             self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
             self._arguments = tuple(pointers)
@@ -223,10 +224,9 @@ class Executable:
         results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
                    for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
         with self._lock:
-            native = pointer_store() if self._objects is not None else None
-            if native is not None:
+            if self._store is not None:
                 self._objects[:] = [id(a) for a in arrays + results]  # alive until the call returns
-                native[0](self._targets, self._objects, len(self._objects))
+                self._store(self._targets, self._objects, len(self._objects))
             else:
                 for desc, pointer in zip(self._descriptors, data_pointers(arrays + results)):
                     desc.allocated = desc.aligned = pointer

@@ -95,8 +95,9 @@ NATIVE_POINTERS_MIN = 16
 
 @functools.cache
 def pointer_store():
-    """(store(descriptors, objects, n), what keeps its code mapped), or None where numpy's data
-    field is not read directly (then `data_pointers` is numpy's own answer) or LLVM fails."""
+    """store(descriptors, objects, n) (its code stays mapped while the function lives), or
+    None where numpy's data field is not read directly (then `data_pointers` is numpy's own
+    answer) or LLVM fails."""
     if data_pointer is not _read_data_field:
         return None
     from .llvm_backend import JitLinked, LLVMError, object_code
@@ -105,7 +106,10 @@ def pointer_store():
         store = STORE_POINTERS(linked.address("mlc_store_data_pointers"))
     except LLVMError:
         return None
-    return (lambda descriptors, objects, n: store(descriptors, objects, n, _DATA_OFFSET)), linked
+
+    def store_all(descriptors, objects, n: int, _code=linked) -> None:
+        store(descriptors, objects, n, _DATA_OFFSET)
+    return store_all
 
 
 @dataclass(frozen=True)
