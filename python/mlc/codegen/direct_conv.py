@@ -83,8 +83,8 @@ from .blas import PACKED_PARALLEL_MIN_MNK, _zero_fill_before, compute_type
 from .epilogue import (_PURE, Epilogue, _inside, _may_alias, _op, _owner_op, _static_sizes, _static_strides,
                        _view_range, apply_body, match_epilogue)
 from .loops import block_ops, in_parts
-from .packed_gemm import (Blocking, Operand, _convert, _for, _index, _mul_add, _narrow, _pack,
-                          _update_c, _zero, blocking)
+from .packed_gemm import (Blocking, Operand, _convert, _for, _iadd, _icdiv, _idx, _imin, _imul, _index, _mul_add,
+                          _narrow, _pack, _ragged, _update_c, _zero, blocking)
 from .target import num_threads, vector_register_bits
 from .views import view_root
 
@@ -216,10 +216,16 @@ def _flat(value: ir.Value) -> ir.Value:
     return memref.reinterpret_cast(result, meta[0], [meta[1]], [], [], [dyn], [extent], [1])
 
 
-def _tile_kernel(x, wp, bases, x_at, w_at, j_lo, j_hi, unroll: int, bl: Blocking, compute: ir.Type, accs=None):
+def _tile_kernel(x, wp, bases, x_at, w_at, j_lo, j_hi, unroll: int | None, bl: Blocking, compute: ir.Type,
+                 accs=None):
     """acc[MR][NR/lanes] (+)= sum over j in [j_lo, j_hi) of broadcast(X[bases[r] + x_at + j]) *
     Wp[w_at + j*NR + :], for the MR pixels whose windows start at `bases` (the packed GEMM's
-    microkernel with MR row pointers; unrolled by `unroll`, which divides the trip count)."""
+    microkernel with MR row pointers; unrolled by `unroll`, which divides the trip count;
+    None, a runtime trip count: by 2, then the odd one out)."""
+    if unroll is None:
+        j_mid = arith.subi(j_hi, arith.remui(arith.subi(j_hi, j_lo), _index(2)))
+        accs = _tile_kernel(x, wp, bases, x_at, w_at, j_lo, j_mid, 2, bl, compute, accs)
+        return _tile_kernel(x, wp, bases, x_at, w_at, j_mid, j_hi, 1, bl, compute, accs)
     vt = ir.VectorType.get([bl.lanes], compute)
     regs = bl.nr // bl.lanes
     accs = accs if accs is not None else [_zero(vt) for _ in range(bl.mr * regs)]
@@ -242,32 +248,62 @@ def _tile_kernel(x, wp, bases, x_at, w_at, j_lo, j_hi, unroll: int, bl: Blocking
     return list(loop.results)
 
 
-def _pixel_bases(m0, s: ConvShape, lay: _Layout, mr: int) -> list[ir.Value]:
+@dataclass(frozen=True)
+class ConvDims:
+    """What the kernels' loops are built from: a conv's sizes and input strides (elements),
+    ints for a static shape or index values for a runtime-sized kernel (conv_library.py)."""
+
+    oh: object
+    ow: object
+    ci: object
+    co: object
+    kw: object
+    strides: tuple  # (sh, sw)
+    dilations: tuple  # (dh, dw)
+    x: tuple  # the input's strides along n, h, w (c has stride 1)
+    merged: bool  # the (kw, ci) run of one kernel row is contiguous in X: one inner loop
+    pixels: object  # n * oh * ow: the GEMM's M
+    depth: object  # kh * kw * ci: the GEMM's K
+    run: object  # the contiguous input elements of one tap: kw * ci when merged, else ci
+    taps: object  # kh when merged, else kh * kw
+
+
+def conv_dims(n, oh, ow, ci, co, kh, kw, strides, dilations, x, merged: bool) -> ConvDims:
+    return ConvDims(oh, ow, ci, co, kw, tuple(strides), tuple(dilations), tuple(x), merged,
+                    _imul(_imul(n, oh), ow), _imul(_imul(kh, kw), ci),
+                    _imul(kw, ci) if merged else ci, kh if merged else _imul(kh, kw))
+
+
+def _dims(s: ConvShape, lay: _Layout) -> ConvDims:
+    return conv_dims(s.n, s.oh, s.ow, s.ci, s.co, s.kh, s.kw, s.strides, s.dilations, lay.x[:3], lay.merged)
+
+
+def _pixel_bases(m0, d: ConvDims, mr: int) -> list[ir.Value]:
     """For r < MR: the flat input offset where output pixel min(m0 + r, M - 1)'s window
     starts (a tile past the last pixel recomputes the last one; its rows are not stored).
     Pixel m0's (image, row, column) is divided out once; each next pixel steps one column,
     wrapping to the next row and image by compares and selects: LLVM's loop strength
     reduction spent ~15 ms on a 3x3 conv's MR udiv/urem pairs of the tile loop's variable."""
-    sh, sw = s.strides
-    b, oh, ow = _pixel_indices(m0, s)
+    sh, sw = d.strides
+    b, oh, ow = _pixel_indices(m0, d)
     zero, one = _index(0), _index(1)
 
     def base_of(b, oh, ow):
-        return arith.addi(arith.muli(b, _index(lay.x[0])),
-                          arith.addi(arith.muli(oh, _index(sh * lay.x[1])), arith.muli(ow, _index(sw * lay.x[2]))))
+        return arith.addi(arith.muli(b, _idx(d.x[0])),
+                          arith.addi(arith.muli(oh, _idx(_imul(sh, d.x[1]))), arith.muli(ow, _idx(_imul(sw, d.x[2])))))
 
     bases = [base_of(b, oh, ow)]
     for r in range(1, mr):
         ow = arith.addi(ow, one)
-        wrap = arith.cmpi(arith.CmpIPredicate.eq, ow, _index(s.ow))
+        wrap = arith.cmpi(arith.CmpIPredicate.eq, ow, _idx(d.ow))
         ow = arith.select(wrap, zero, ow)
         oh = arith.select(wrap, arith.addi(oh, one), oh)
-        wrap = arith.cmpi(arith.CmpIPredicate.eq, oh, _index(s.oh))
+        wrap = arith.cmpi(arith.CmpIPredicate.eq, oh, _idx(d.oh))
         oh = arith.select(wrap, zero, oh)
         b = arith.select(wrap, arith.addi(b, one), b)
         base = base_of(b, oh, ow)
-        if s.pixels % mr:  # past the last pixel: the last one again
-            inside = arith.cmpi(arith.CmpIPredicate.ult, arith.addi(m0, _index(r)), _index(s.pixels))
+        if _ragged(d.pixels, mr):  # past the last pixel: the last one again
+            inside = arith.cmpi(arith.CmpIPredicate.ult, arith.addi(m0, _index(r)), _idx(d.pixels))
             base = arith.select(inside, base, bases[-1])
         bases.append(base)
     return bases
@@ -280,52 +316,83 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
     in registers (small depth). Returns whether the epilogue was applied."""
     xb, wb, ob = (op.operands[i] for i in range(3))
     et = ir.MemRefType(ob.type).element_type
-    compute = compute_type(et)
-    bl = blocking(compute, register_bits)
-    panels = -(-s.co // bl.nr)
+    bl = blocking(compute_type(et), register_bits)
     k = s.depth
-    # The weights as a [K, Co] (or [Co, K]) matrix, packed into NR-wide panels.
+    # The weights as a [K, Co] (or [Co, K]) matrix.
     w_meta = memref.extract_strided_metadata(wb)
     tile_minor = lay.w[3] == 1
     w_src = (Operand(wb, w_meta[1], lay.w[2], lay.w[3]).view(k, s.co) if tile_minor
              else Operand(wb, w_meta[1], lay.w[3], lay.w[2]).view(s.co, k))
-    wp = memref.alloc(ir.MemRefType.get([panels * k * bl.nr], compute), [], [], alignment=64)
-    wp.owner.attributes[MARK] = ir.UnitAttr.get()
-    _pack(w_src, wp, _index(0), _index(0), _index(k), _index(k), bl.nr, _index(panels), tile_minor, s.co, compute)
-    x = _flat(xb)
-    o_meta = memref.extract_strided_metadata(ob)
-    c_view = Operand(ob, o_meta[1], lay.o[2], 1).view(s.pixels, s.co)
+
+    def views():
+        o_meta = memref.extract_strided_metadata(ob)
+        return _flat(xb), Operand(ob, o_meta[1], lay.o[2], 1).view(s.pixels, s.co)
 
     if s.pixels * s.co * k < PACKED_PARALLEL_MIN_MNK:  # as for a GEMM's multiply-adds
         threads = 1
-    units = -(-s.pixels // bl.mr)
-    chunk = -(-units // max(1, min(threads, units))) * bl.mr
-    parts = -(-s.pixels // chunk)
+    k_blocked = K_BLOCKING if K_BLOCKING is not None else k > bl.kc
+    if k_blocked or not overwrite:
+        epilogue = None
+    emit_conv_loops(w_src, tile_minor, views, _dims(s, lay), et, register_bits, threads, overwrite, k_blocked,
+                    epilogue, s)
+    if epilogue is not None:
+        epilogue.finish()
+    return epilogue is not None
+
+
+def emit_conv_loops(w_src, tile_minor: bool, views, d: ConvDims, et: ir.Type, register_bits: int, threads: int,
+                    overwrite, k_blocked: bool, epilogue: Epilogue | None = None,
+                    shape: ConvShape | None = None) -> None:
+    """The dense kernel's loops (module docstring) on `w_src` (the weights as a [K, Co]
+    matrix, or [Co, K] unless tile_minor) and `views()`' (x, c): the input as a flat buffer
+    from its first element and the output as a [pixels, Co] matrix (made after the weights
+    are packed). overwrite: True, False,
+    or an i1 value (a runtime-sized kernel); with `epilogue` (a static `shape`, one K block),
+    each tile goes through the epilogue instead of into C."""
+    compute = compute_type(et)
+    bl = blocking(compute, register_bits)
+    panels = _icdiv(d.co, bl.nr)
+    k = d.depth
+    # The weights packed into NR-wide panels.
+    size = _imul(_imul(panels, k), bl.nr)
+    if isinstance(size, int):
+        wp = memref.alloc(ir.MemRefType.get([size], compute), [], [], alignment=64)
+    else:
+        wp = memref.alloc(ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], compute), [size], [], alignment=64)
+    wp.owner.attributes[MARK] = ir.UnitAttr.get()
+    _pack(w_src, wp, _index(0), _index(0), _idx(k), _idx(k), bl.nr, _idx(panels), tile_minor, d.co, compute)
+    x, c_view = views()
+
+    units = _icdiv(d.pixels, bl.mr)
+    if isinstance(units, int):
+        chunk = -(-units // max(1, min(threads, units))) * bl.mr
+        parts = -(-d.pixels // chunk)
+    else:  # runtime sizes: one part per thread (a part past the end has empty loops)
+        parts, chunk = threads, _imul(_icdiv(units, threads), bl.mr)
     # K blocks: each tap's contiguous run of input elements (the (kw, ci) run of a kernel row
     # when merged, else ci) cut into equal chunks of at most the GEMM's KC, so a chunk of a
     # weight panel (KC x NR) stays in L1 while the block's tiles read it.
-    run = s.kw * s.ci if lay.merged else s.ci
-    taps = s.kh if lay.merged else s.kh * s.kw
-    pieces = -(-run // bl.kc)
-    kc = -(-run // pieces)
-    unroll = 2 if run % 2 == 0 and kc % 2 == 0 else 1
-    dh, dw = s.dilations
-    k_blocked = K_BLOCKING if K_BLOCKING is not None else k > bl.kc
-    row_bytes = (panels * bl.nr + (kc if k_blocked else k)) * compute.width // 8
-    tiles = BLOCK_TILES or max(1, BLOCK_BYTES // row_bytes // bl.mr)
-    mc = min(tiles * bl.mr, chunk)
-    if k_blocked or not overwrite:
-        epilogue = None
+    run, taps = d.run, d.taps
+    pieces = _icdiv(run, bl.kc)
+    kc = _icdiv(run, pieces)
+    unroll = (2 if run % 2 == 0 and kc % 2 == 0 else 1) if isinstance(kc, int) else None
+    dh, dw = d.dilations
+    row_bytes = _imul(_iadd(_imul(panels, bl.nr), kc if k_blocked else k), compute.width // 8)
+    if BLOCK_TILES or isinstance(row_bytes, int):
+        tiles = BLOCK_TILES or max(1, BLOCK_BYTES // row_bytes // bl.mr)
+    else:
+        tiles = arith.maxui(_index(1), arith.divui(_index(BLOCK_BYTES), arith.muli(row_bytes, _index(bl.mr))))
+    mc = _imin(_imul(tiles, bl.mr), chunk)
     emitter = _EpilogueEmitter(epilogue, bl.lanes) if epilogue is not None else None
     vt_el = ir.VectorType.get([bl.lanes], et)
     mask_t = ir.VectorType.get([bl.lanes], ir.IntegerType.get_signless(1))
 
     def tap_offset(tap):
         """The input offset of a tap's run from the window start."""
-        if lay.merged:
-            return arith.muli(tap, _index(dh * lay.x[1]))
-        i, j = arith.divui(tap, _index(s.kw)), arith.remui(tap, _index(s.kw))
-        return arith.addi(arith.muli(i, _index(dh * lay.x[1])), arith.muli(j, _index(dw * lay.x[2])))
+        if d.merged:
+            return arith.muli(tap, _idx(_imul(dh, d.x[1])))
+        i, j = arith.divui(tap, _idx(d.kw)), arith.remui(tap, _idx(d.kw))
+        return arith.addi(arith.muli(i, _idx(_imul(dh, d.x[1]))), arith.muli(j, _idx(_imul(dw, d.x[2]))))
 
     def whole_window(m_block, m_end):
         """Small depth (the whole weight panel fits the KC budget): each tile sums every tap
@@ -333,33 +400,33 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
         loop_p = _for(0, panels, 1)
         with ir.InsertionPoint(loop_p.body):
             panel = loop_p.induction_variable
-            w_panel = arith.muli(panel, _index(k * bl.nr))
+            w_panel = arith.muli(panel, _idx(_imul(k, bl.nr)))
             col = arith.muli(panel, _index(bl.nr))
             loop_m = _for(m_block, m_end, bl.mr)
             with ir.InsertionPoint(loop_m.body):
                 m0 = loop_m.induction_variable
-                bases = _pixel_bases(m0, s, lay, bl.mr)
+                bases = _pixel_bases(m0, d, bl.mr)
                 vt = ir.VectorType.get([bl.lanes], compute)
                 loop_tap = _for(0, taps, 1, [_zero(vt) for _ in range(bl.mr * (bl.nr // bl.lanes))])
                 with ir.InsertionPoint(loop_tap.body):
                     tap = loop_tap.induction_variable
-                    w_at = arith.addi(w_panel, arith.muli(tap, _index(run * bl.nr)))
-                    scf.YieldOp(_tile_kernel(x, wp, bases, tap_offset(tap), w_at, _index(0), _index(run), unroll,
+                    w_at = arith.addi(w_panel, arith.muli(tap, _idx(_imul(run, bl.nr))))
+                    scf.YieldOp(_tile_kernel(x, wp, bases, tap_offset(tap), w_at, _index(0), _idx(run), unroll,
                                              bl, compute, list(loop_tap.inner_iter_args)))
                 if emitter is None:
-                    _update_c(c_view, list(loop_tap.results), m0, col, bl, s.pixels, s.co, overwrite, et)
+                    _update_c(c_view, list(loop_tap.results), m0, col, bl, d.pixels, d.co, overwrite, et)
                 else:
-                    _store_tile(emitter, list(loop_tap.results), m0, col, bl, s, vt_el, mask_t)
+                    _store_tile(emitter, list(loop_tap.results), m0, col, bl, shape, vt_el, mask_t)
                 scf.YieldOp([])
             scf.YieldOp([])
 
     def body(t):
-        lo = arith.muli(t, _index(chunk)) if t is not None else _index(0)
-        hi = arith.minsi(arith.addi(lo, _index(chunk)), _index(s.pixels)) if t is not None else _index(s.pixels)
+        lo = arith.muli(t, _idx(chunk)) if t is not None else _index(0)
+        hi = arith.minsi(arith.addi(lo, _idx(chunk)), _idx(d.pixels)) if t is not None else _idx(d.pixels)
         loop_mc = _for(lo, hi, mc)
         with ir.InsertionPoint(loop_mc.body):
             m_block = loop_mc.induction_variable
-            m_end = arith.minsi(arith.addi(m_block, _index(mc)), hi)
+            m_end = arith.minsi(arith.addi(m_block, _idx(mc)), hi)
             if not k_blocked:
                 whole_window(m_block, m_end)
                 scf.YieldOp([])
@@ -371,27 +438,29 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
                 loop_k = _for(0, run, kc)
                 with ir.InsertionPoint(loop_k.body):
                     j_lo = loop_k.induction_variable
-                    j_hi = arith.minsi(arith.addi(j_lo, _index(kc)), _index(run)) if run % kc else \
-                        arith.addi(j_lo, _index(kc))
+                    j_hi = arith.minsi(arith.addi(j_lo, _idx(kc)), _idx(run)) if _ragged(run, kc) else \
+                        arith.addi(j_lo, _idx(kc))
                     first = None
-                    if overwrite:  # the first K block overwrites the output, the others add
+                    if overwrite is not False:  # the first K block overwrites the output, the others add
                         first = arith.andi(arith.cmpi(arith.CmpIPredicate.eq, tap, _index(0)),
                                            arith.cmpi(arith.CmpIPredicate.eq, j_lo, _index(0)))
+                        if overwrite is not True:
+                            first = arith.andi(overwrite, first)
                     loop_p = _for(0, panels, 1)
                     with ir.InsertionPoint(loop_p.body):
                         panel = loop_p.induction_variable
                         # Wp[panel][tap * run + j][:]
-                        w_at = arith.muli(arith.addi(arith.muli(panel, _index(k)), arith.muli(tap, _index(run))),
+                        w_at = arith.muli(arith.addi(arith.muli(panel, _idx(k)), arith.muli(tap, _idx(run))),
                                           _index(bl.nr))
                         col = arith.muli(panel, _index(bl.nr))
                         loop_m = _for(m_block, m_end, bl.mr)
                         with ir.InsertionPoint(loop_m.body):
                             m0 = loop_m.induction_variable
-                            bases = _pixel_bases(m0, s, lay, bl.mr)
+                            bases = _pixel_bases(m0, d, bl.mr)
                             accs = _tile_kernel(x, wp, bases, x_tap, w_at, j_lo, j_hi, unroll, bl, compute)
-                            whole = overwrite and taps == 1 and pieces == 1
-                            _update_c(c_view, accs, m0, col, bl, s.pixels, s.co,
-                                      True if whole else (first if overwrite else False), et)
+                            whole = overwrite is True and taps == 1 and pieces == 1
+                            _update_c(c_view, accs, m0, col, bl, d.pixels, d.co,
+                                      True if whole else (first if overwrite is not False else False), et)
                             scf.YieldOp([])
                         scf.YieldOp([])
                     scf.YieldOp([])
@@ -400,9 +469,6 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
 
     in_parts(parts, body)
     memref.dealloc(wp)
-    if emitter is not None:
-        emitter.ep.finish()
-    return emitter is not None
 
 
 def _store_tile(emitter, accs, m0, col, bl: Blocking, s: ConvShape, vt_el, mask_t) -> None:
@@ -591,7 +657,7 @@ def emit_depthwise(op, s: ConvShape, register_bits: int, threads: int, overwrite
 
     def flat_tile(m0, c0, masks):
         """MR consecutive output pixels (n, oh, ow flattened), no padding to check."""
-        accs = tile_sum(c0, masks, [arith.addi(b, c0) for b in _pixel_bases(m0, s, lay, bl.mr)])
+        accs = tile_sum(c0, masks, [arith.addi(b, c0) for b in _pixel_bases(m0, _dims(s, lay), bl.mr)])
         ms = [arith.addi(m0, _index(r)) if r else m0 for r in range(bl.mr)]
         guards = [arith.cmpi(arith.CmpIPredicate.slt, m, _index(s.pixels)) for m in ms] \
             if s.pixels % bl.mr else None
@@ -737,12 +803,12 @@ class _EpilogueEmitter:
         store.attributes[MARK] = ir.UnitAttr.get()
 
 
-def _pixel_indices(m, s: ConvShape):
+def _pixel_indices(m, s: ConvShape | ConvDims):
     """(n, oh, ow) of flat output pixel m."""
-    plane = s.oh * s.ow
-    b = arith.divui(m, _index(plane))
-    rest = arith.remui(m, _index(plane))
-    return b, arith.divui(rest, _index(s.ow)), arith.remui(rest, _index(s.ow))
+    plane = _idx(_imul(s.oh, s.ow))
+    b = arith.divui(m, plane)
+    rest = arith.remui(m, plane)
+    return b, arith.divui(rest, _idx(s.ow)), arith.remui(rest, _idx(s.ow))
 
 
 # --- padding inside the depthwise kernel ----------------------------------------------------

@@ -114,6 +114,27 @@ def _ceil_div(a, b: int):
     return arith.divui(arith.addi(a, _index(b - 1)), _index(b))
 
 
+# Index arithmetic on sizes that are ints (folded here) or index values (emitted): one
+# kernel emitter serves a static shape and a runtime-sized kernel (direct_conv.py).
+def _imul(a, b):
+    return a * b if isinstance(a, int) and isinstance(b, int) else arith.muli(_idx(a), _idx(b))
+
+
+def _iadd(a, b):
+    return a + b if isinstance(a, int) and isinstance(b, int) else arith.addi(_idx(a), _idx(b))
+
+
+def _icdiv(a, b):
+    """ceil(a / b) for a, b > 0."""
+    if isinstance(a, int) and isinstance(b, int):
+        return -(-a // b)
+    return arith.divui(arith.addi(_idx(a), arith.subi(_idx(b), _index(1))), _idx(b))
+
+
+def _imin(a, b):
+    return min(a, b) if isinstance(a, int) and isinstance(b, int) else arith.minsi(_idx(a), _idx(b))
+
+
 @dataclass
 class Operand:
     """One matrix of the GEMM: its buffer, the element offset of matrix (0, 0) and the strides
