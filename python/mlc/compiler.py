@@ -16,7 +16,7 @@ from typing import Callable
 from mlir import ir
 
 from . import config
-from .codegen import gemm_library, target
+from .codegen import kernel_library, target
 from .context import account, prepare_for_passes, thread_context
 from .context import discard as discard_context
 from .transforms.pass_base import INTERNAL_ERROR
@@ -163,7 +163,7 @@ def compile_module(module: ir.Module, entry: str = "main", options: CompileOptio
     record = (lambda stage, m: kept.__setitem__(stage, m.operation.clone())) if keep else None
     run_stages(module, options, "llvm", source_name, record, verified)
     if options.jit == "orc":  # with the objects of the precompiled GEMM kernels it calls
-        kernels = gemm_library.kernel_objects(describe(module, entry).externals, options.opt_level)
+        kernels = kernel_library.kernel_objects(describe(module, entry).externals, options.opt_level)
         executable = Executable.from_llvm(module, entry, inputs, outputs, opt_level=options.opt_level,
                                           keep_object=cache is not None, threads=options.threads or 1,
                                           linked_with=kernels)  # (LLVM compiles a big module's parts on threads)

@@ -79,6 +79,7 @@ from mlir.dialects import arith, memref, scf, vector
 
 from ..destination_style import inits, segment_sizes
 from ..transforms.pass_base import Pass
+from . import conv_library
 from .blas import PACKED_PARALLEL_MIN_MNK, _zero_fill_before, compute_type
 from .epilogue import (_PURE, Epilogue, _inside, _may_alias, _op, _owner_op, _static_sizes, _static_strides,
                        _view_range, apply_body, match_epilogue)
@@ -316,7 +317,6 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
     in registers (small depth). Returns whether the epilogue was applied."""
     xb, wb, ob = (op.operands[i] for i in range(3))
     et = ir.MemRefType(ob.type).element_type
-    bl = blocking(compute_type(et), register_bits)
     k = s.depth
     # The weights as a [K, Co] (or [Co, K]) matrix.
     w_meta = memref.extract_strided_metadata(wb)
@@ -328,9 +328,8 @@ def emit_direct_conv(op, s: ConvShape, lay: _Layout, register_bits: int, threads
         o_meta = memref.extract_strided_metadata(ob)
         return _flat(xb), Operand(ob, o_meta[1], lay.o[2], 1).view(s.pixels, s.co)
 
-    if s.pixels * s.co * k < PACKED_PARALLEL_MIN_MNK:  # as for a GEMM's multiply-adds
-        threads = 1
-    k_blocked = K_BLOCKING if K_BLOCKING is not None else k > bl.kc
+    threads = _threads(s, threads)  # as for a GEMM's multiply-adds
+    k_blocked = _k_blocked(s, et, register_bits)
     if k_blocked or not overwrite:
         epilogue = None
     emit_conv_loops(w_src, tile_minor, views, _dims(s, lay), et, register_bits, threads, overwrite, k_blocked,
@@ -871,7 +870,7 @@ def _writes(op) -> list:
 
 
 def padded_source(conv):
-    """For a depthwise conv marked PAD: (source buffer, its writers to erase) when its input
+    """For a conv marked PAD: (source buffer, its writers to erase) when its input
     is a temporary only the pad wrote and the conv reads, and the source is not overwritten
     before the kernel runs; else None."""
     if not PAD_IN_KERNEL or PAD not in conv.attributes:
@@ -1020,6 +1019,43 @@ def _drop_zero_fills(function, conv) -> None:
         fill.erase()
 
 
+def _k_blocked(s: ConvShape, et: ir.Type, register_bits: int) -> bool:
+    """Whether the dense kernel cuts K into blocks (depth above the GEMM's KC), else each tile
+    sums the whole window in registers."""
+    return K_BLOCKING if K_BLOCKING is not None else s.depth > blocking(compute_type(et), register_bits).kc
+
+
+def _threads(s: ConvShape, threads: int) -> int:
+    """The dense kernel's threads: one below the GEMM's rule on multiply-adds."""
+    return 1 if s.pixels * s.co * s.depth < PACKED_PARALLEL_MIN_MNK else threads
+
+
+def _call_kernel(module, op, bits: int, threads: int, overwrite: bool, epilogue) -> bool:
+    """A dense conv whose tiles need no epilogue as a call of MLC's precompiled kernel
+    (conv_library.py), which also writes the zero-padded input when hlo-to-linalg marked
+    it (its fills and copy are then erased); False when the program keeps its own kernel."""
+    s = conv_shape(op)
+    lay = _layout(op, s)
+    et = ir.MemRefType(op.operands[2].type).element_type
+    k_blocked = _k_blocked(s, et, bits)
+    if epilogue is not None and overwrite and not k_blocked:  # the generated kernel applies it
+        return False
+    variant = conv_library.variant_for(op, s, lay, bits, _threads(s, threads), k_blocked)
+    if variant is None:
+        return False
+    found = padded_source(op)
+    padding = None
+    if found is not None:
+        source, writers = found
+        args = conv_library.padding_of(op, s, lay, source, tuple(ir.DenseI64ArrayAttr(op.attributes[PAD])))
+        if args is not None:
+            padding = (source, args)
+    conv_library.emit_call(module, variant, op, s, lay, overwrite, padding)
+    if padding is not None:
+        _erase_writers(writers)
+    return True
+
+
 def _function_of(op):
     parent = op.parent
     while parent is not None and parent.name != "func.func":
@@ -1088,7 +1124,7 @@ class DirectConv(Pass):
                     _erase_writers(writers)
                 elif op.name == DEPTHWISE:
                     emit_depthwise(op, depthwise_shape(op), bits, threads, overwrite, epilogue)
-                else:
+                elif not _call_kernel(module, op, bits, threads, overwrite, epilogue):
                     s = conv_shape(op)
                     emit_direct_conv(op, s, _layout(op, s), bits, threads, overwrite, epilogue)
             op.erase()

@@ -16,12 +16,7 @@ index arguments instead of constants: its edges are always guarded (rows past M 
 columns past N masked, panels zero padded), which costs nothing measurable beside the
 K-long register loop. One kernel per `Variant`: each operand's layout, whether the threads
 split the rows or the columns, the thread count and the vector width (the part of the
-target that changes the code). It is built the first time a program calls it: MLIR's
-codegen and LLVM stages on a module holding only the kernel, then LLVM's object code for
-the host (cached in memory and, keyed like the compilation cache's entries by the host,
-toolchain and MLC's sources, in the persistent cache's directory). A program's object code
-is linked together with the objects of the kernels it calls (`kernel_objects`), in the JIT
-as in the persistent cache's shared library.
+target that changes the code). Built, kept and linked by kernel_library.py.
 
 Measured (Zen 4, AVX-512, two threads): a 512^3 matmul's compile 70-115 -> 16-25 ms (f64
 below BLAS's size rule 51-76 -> 14-16), the corpus's blocks and the table's rows 4.9 ->
@@ -37,13 +32,9 @@ program.
 
 from __future__ import annotations
 
-import json
-import logging
-import os
 import re
-import threading
-import time
 from dataclasses import dataclass
+from typing import ClassVar
 
 from mlir import ir
 from mlir.dialects import arith, func, memref
@@ -52,7 +43,6 @@ from .. import config
 from .externs import declare_external
 from .packed_gemm import GemmProblem, Operand, emit_gemm, splits_rows, stored_transposed
 
-log = logging.getLogger("mlc")
 PREFIX = "mlc_gemm_"
 _SYMBOL = re.compile(rf"{PREFIX}(f32|f64)_([nt])([nt])_([mn])(\d+)_v(\d+)$")
 _TYPES = {"f32": ir.F32Type.get, "f64": ir.F64Type.get}  # element (= accumulator) types with kernels
@@ -68,6 +58,7 @@ class Variant:
     threads: int
     register_bits: int
     dtype: str = "f32"  # the element type of A, B, C and the sums (_TYPES)
+    kind: ClassVar[str] = "GEMM"
 
     @property
     def element_type(self) -> ir.Type:
@@ -86,6 +77,24 @@ class Variant:
             return None
         dtype, a, b, split, threads, bits = found.groups()
         return Variant(a == "t", b == "t", split == "m", int(threads), int(bits), dtype)
+
+    def build_module(self) -> ir.Module:
+        """A module holding the kernel's function, as packed_gemm emits it (the `codegen` stage
+        before mlc-blas's successors), in the current context."""
+        with ir.Location.unknown():
+            module = ir.Module.create()
+            with ir.InsertionPoint(module.body):
+                kernel = func.FuncOp(self.symbol, function_type(self))
+                entry = kernel.add_entry_block()
+            with ir.InsertionPoint(entry):
+                m, n, k, a, a_off, lda, b, b_off, ldb, c, c_off, ldc, beta_zero = entry.arguments
+                a_op = Operand(a, a_off, 1, lda) if self.a_transposed else Operand(a, a_off, lda, 1)
+                b_op = Operand(b, b_off, 1, ldb) if self.b_transposed else Operand(b, b_off, ldb, 1)
+                prob = GemmProblem(m, n, k, self.element_type, self.register_bits, self.threads, beta_zero,
+                                   split_m=self.split_m)
+                emit_gemm(prob, a_op, b_op, Operand(c, c_off, ldc, 1))
+                func.ReturnOp([])
+        return module
 
 
 def function_type(variant: "Variant") -> ir.FunctionType:
@@ -129,134 +138,3 @@ def emit_call(module: ir.Operation, variant: Variant, prob: GemmProblem, a: Oper
         args += [base, x.offset, arith.constant(index, _leading(x, transposed))]
     args.append(arith.constant(ir.IntegerType.get_signless(1), int(bool(prob.beta_zero))))
     func.CallOp([], variant.symbol, args)
-
-
-def build_module(variant: Variant) -> ir.Module:
-    """A module holding the kernel's function, as packed_gemm emits it (the `codegen` stage
-    before mlc-blas's successors), in the current context."""
-    with ir.Location.unknown():
-        module = ir.Module.create()
-        with ir.InsertionPoint(module.body):
-            kernel = func.FuncOp(variant.symbol, function_type(variant))
-            entry = kernel.add_entry_block()
-        with ir.InsertionPoint(entry):
-            m, n, k, a, a_off, lda, b, b_off, ldb, c, c_off, ldc, beta_zero = entry.arguments
-            a_op = Operand(a, a_off, 1, lda) if variant.a_transposed else Operand(a, a_off, lda, 1)
-            b_op = Operand(b, b_off, 1, ldb) if variant.b_transposed else Operand(b, b_off, ldb, 1)
-            prob = GemmProblem(m, n, k, variant.element_type, variant.register_bits, variant.threads, beta_zero,
-                               split_m=variant.split_m)
-            emit_gemm(prob, a_op, b_op, Operand(c, c_off, ldc, 1))
-            func.ReturnOp([])
-    return module
-
-
-# --- compiled kernels -----------------------------------------------------------------------
-@dataclass(frozen=True)
-class KernelObject:
-    """A kernel's object code and the functions it calls that it does not define."""
-
-    symbol: str
-    code: bytes
-    externals: tuple[str, ...]
-
-
-_COMPILED: dict[tuple, KernelObject] = {}
-_LOCK = threading.Lock()
-
-
-def _after_fork_in_child() -> None:
-    """A child forked while another thread built a kernel must not wait on its lock."""
-    global _LOCK
-    _LOCK = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
-def kernel_objects(externals, opt_level: int) -> list[KernelObject]:
-    """The compiled kernels among the functions a program calls (`externals`)."""
-    return [compiled(variant, opt_level) for variant in map(Variant.parse, externals) if variant is not None]
-
-
-def compiled(variant: Variant, opt_level: int) -> KernelObject:
-    """`variant`'s kernel: from memory, the persistent cache, or built now (and kept in both)."""
-    key = (variant, opt_level)
-    with _LOCK:  # one build per kernel, whichever thread asks first
-        found = _COMPILED.get(key)
-        if found is None:
-            found = _load(variant, opt_level)
-            if found is None:
-                start = time.perf_counter()
-                found = _store(_build(variant, opt_level), opt_level)
-                if config.log_compiles():
-                    log.warning("mlc: built GEMM kernel %s in %.0f ms", variant.symbol, (time.perf_counter() - start) * 1e3)
-            elif config.log_compiles():
-                log.warning("mlc cache: loaded GEMM kernel %s", variant.symbol)
-            _COMPILED[key] = found
-    return found
-
-
-def _build(variant: Variant, opt_level: int) -> KernelObject:
-    from mlir.dialects.llvm import translate_module_to_llvmir
-
-    from ..compiler import resolve_options, run_passes
-    from ..context import make_context, prepare_for_passes
-    from ..pipelines import codegen_passes, llvm_passes
-    from ..options import CompileOptions
-    from ..runtime.executable import describe
-    from ..runtime.llvm_backend import object_code
-    options = resolve_options(CompileOptions(opt_level=opt_level, threads=variant.threads,
-                                             vector_bits=variant.register_bits))
-    context = make_context()  # a context of its own, freed with the module
-    prepare_for_passes(context)  # (the kernel is built of vector, memref, scf ops)
-    with context, config.compiling_with(options):
-        module = build_module(variant)
-        passes = [p for p in codegen_passes() if p.name != "mlc-blas"] + llvm_passes()
-        run_passes(module, passes, f"<{variant.symbol}>", verify_each=False)
-        externals = describe(module, variant.symbol).externals
-        code = object_code(str(translate_module_to_llvmir(module.operation)), opt_level)
-    return KernelObject(variant.symbol, code, externals)
-
-
-def _cache_file(variant: Variant, opt_level: int):
-    """(the persistent cache, the kernel's file name there for this host and toolchain), or
-    None when the cache is off."""
-    from ..runtime import disk_cache
-    from ..runtime.fingerprint import environment_fields
-    cache = disk_cache.default_cache()
-    if cache is None:
-        return None
-    fields = {"kernel": variant.symbol, "opt_level": str(opt_level), **environment_fields(str(cache.root))}
-    return cache, f"{cache.key(fields)}.kernel"
-
-
-def _load(variant: Variant, opt_level: int) -> KernelObject | None:
-    """The kernel from the persistent cache: a JSON line (symbol, size, externals), then the
-    object code; None when missing, truncated or not this kernel's (then built again)."""
-    found = _cache_file(variant, opt_level)
-    data = found[0].read_file(found[1]) if found is not None else None
-    if data is None:
-        return None
-    header, _, code = data.partition(b"\n")
-    try:
-        meta = json.loads(header)
-        if meta["symbol"] != variant.symbol or len(code) != meta["bytes"]:
-            return None
-        return KernelObject(variant.symbol, code, tuple(meta["externals"]))
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-def _store(kernel: KernelObject, opt_level: int) -> KernelObject:
-    found = _cache_file(Variant.parse(kernel.symbol), opt_level)
-    if found is not None:
-        header = json.dumps({"symbol": kernel.symbol, "bytes": len(kernel.code), "externals": list(kernel.externals)})
-        found[0].write_file(found[1], header.encode() + b"\n" + kernel.code)
-    return kernel
-
-
-def forget_compiled() -> None:
-    """Drops the kernels compiled in this process (tests: the next use builds or loads again)."""
-    with _LOCK:
-        _COMPILED.clear()
-

@@ -56,7 +56,9 @@ and erases the padded copy: the depthwise kernel reads each input element about 
 that copy does, so the copy was a third of its time (8x56x56x64 'same' 3x3, one thread, CPU
 time, in-process A/B: 3.38 -> 2.87 ms alone; with its batch norm + ReLU6 epilogue 3.56 ->
 2.56 ms, 4.30 ms before either). Dense convolutions keep the copy: KH*KW*Co multiply-adds
-per input element make it a small share.
+per input element make it a small share. A padded direct dense convolution carries the mark
+too: when it calls MLC's precompiled kernel (codegen/conv_library.py), the call writes the
+padded copy itself and the program's own fills and copy are erased.
 """
 
 from __future__ import annotations
@@ -283,6 +285,8 @@ def lower_convolution(op, sig):
         nhwc_result = ir.RankedTensorType.get([result_type.shape[d] for d in out_nhwc], et)
         if direct:
             product = _direct(_transposed(_covered(source, c, rhs, result_type), nhwc), c, kernel, nhwc_result)
+            if bordered:  # mlc-direct-conv's precompiled kernel may write the padded copy itself
+                product.owner.attributes[PAD] = ir.DenseI64ArrayAttr.get([low[c.in_spatial[0]], low[c.in_spatial[1]]])
         else:
             product = _im2col(_transposed(source, nhwc), c, kernel_type, kernel, nhwc_result)
         back = [out_nhwc.index(d) for d in range(4)]  # requested dim d is NHWC dim back[d]
