@@ -48,9 +48,10 @@ class CompileOptions:
         "vector-matrix product: mlc-blas, benchmarks/results/gemm.md) when the library is there; False "
         "runs MLC's own packed GEMM kernel for those too.", "--blas"))
     gemm_kernels: bool = field(default=True, metadata=_doc(
-        "f32/f64 matmuls MLC's packed GEMM takes call its precompiled runtime-sized kernels "
-        "(built once per host and vector width, kept in the persistent cache: "
-        "codegen/gemm_library.py) instead of a kernel generated for each program's shapes; "
+        "f32/f64 matmuls MLC's packed GEMM takes, and direct convolutions without a fused "
+        "epilogue, call MLC's precompiled runtime-sized kernels (built once per host and "
+        "vector width, kept in the persistent cache: codegen/kernel_library.py, "
+        "gemm_library.py, conv_library.py) instead of a kernel generated for each program's shapes; "
         "False generates them in the program (as exported libraries and the "
         "execution-engine JIT always do).", "--gemm-kernels"))
     jit: str = field(default="orc", metadata=_doc(

@@ -3,8 +3,11 @@
 // pixels x NR channels whose K loop reads the input in place (no im2col buffer).
 // AVX2 (default prefix): 6 x 16 f32 tiles, two vector<8xf32> per pixel, one thread; prefix
 // WIDE for AVX-512 on two threads, 8 x 32 tiles of vector<16xf32>, the pixels split by an scf.forall.
-// RUN: mlc-opt %s --split-input-file --mlc-direct-conv="register-bits=256 threads=1" | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --mlc-direct-conv="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
+// KERNEL: the same with MLC's precompiled kernels on (codegen/conv_library.py): a dense conv
+// whose tiles need no epilogue becomes a call of the variant for its type, taps and depth.
+// RUN: mlc-opt %s --split-input-file --no-gemm-kernels --mlc-direct-conv="register-bits=256 threads=1" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --no-gemm-kernels --mlc-direct-conv="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE
+// RUN: mlc-opt %s --split-input-file --mlc-direct-conv="register-bits=512 threads=2" | FileCheck %s --check-prefix=KERNEL
 
 // 3x3, 64 -> 64 channels, 'same' (the input already padded): K = 576 > KC, so the K loop is
 // cut into the taps of each kernel row (kw and ci merged: a run of 192 input elements); the
@@ -22,6 +25,11 @@
 // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
 // CHECK: memref.dealloc
 // WIDE-LABEL: func @conv3x3
+// KERNEL: func.func private @mlc_conv_f32_mb_t2_v512(
+// KERNEL-LABEL: func @conv3x3
+// KERNEL-NOT: linalg.fill
+// KERNEL: call @mlc_conv_f32_mb_t2_v512(%c1{{[_0-9]*}}, %c56{{[_0-9]*}}, %c56{{[_0-9]*}}, %c64{{[_0-9]*}}, %c64{{[_0-9]*}}, %c3{{[_0-9]*}}, %c3{{[_0-9]*}},
+// KERNEL-NOT: scf.for
 // WIDE: memref.alloc() {alignment = 64 : i64, mlc.direct_conv} : memref<36864xf32>
 // WIDE: scf.forall (%{{.*}}) in (2)
 // WIDE: iter_args({{.*}}) -> (vector<16xf32>,
@@ -49,6 +57,9 @@ func.func @conv3x3(%x: memref<1x58x58x64xf32>, %w: memref<3x3x64x64xf32>, %o: me
 // CHECK: arith.cmpi slt
 // CHECK: vector.transfer_read %{{.*}}, %cst{{[_0-9]*}} : memref<25x17xf32, strided<[17, 1], offset: ?>>, vector<8xf32>
 // CHECK: vector.transfer_write %{{.*}}] : vector<8xf32>, memref<25x17xf32, strided<[17, 1], offset: ?>>
+// KERNEL-LABEL: func @conv_odd
+// KERNEL: %false = arith.constant false
+// KERNEL: call @mlc_conv_f32_mw_t1_v512(%c1{{[_0-9]*}}, %c5{{[_0-9]*}}, %c5{{[_0-9]*}}, %c3{{[_0-9]*}}, %c17{{[_0-9]*}}, %c3{{[_0-9]*}}, %c3{{[_0-9]*}}, {{.*}}, %false{{[_0-9]*}}, %false{{[_0-9]*}},
 func.func @conv_odd(%x: memref<1x7x7x3xf32>, %w: memref<3x3x3x17xf32>, %o: memref<1x5x5x17xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<1x7x7x3xf32>, memref<3x3x3x17xf32>) outs(%o : memref<1x5x5x17xf32>)
@@ -66,6 +77,8 @@ func.func @conv_odd(%x: memref<1x7x7x3xf32>, %w: memref<3x3x3x17xf32>, %o: memre
 // CHECK: arith.divui
 // CHECK: arith.remui
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %c2{{.*}} iter_args({{.*}}) -> (vector<4xf64>,
+// KERNEL-LABEL: func @conv_dilated_f64
+// KERNEL: call @mlc_conv_f64_sw_t1_v512(%c2{{[_0-9]*}}, %c3{{[_0-9]*}}, %c5{{[_0-9]*}}, %c4{{[_0-9]*}}, %c8{{[_0-9]*}}, %c3{{[_0-9]*}}, %c3{{[_0-9]*}}, %c3{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c2{{[_0-9]*}},
 func.func @conv_dilated_f64(%x: memref<2x9x9x4xf64>, %w: memref<3x3x4x8xf64>, %o: memref<2x3x5x8xf64>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[3, 1]> : tensor<2xi64>}
     ins(%x, %w : memref<2x9x9x4xf64>, memref<3x3x4x8xf64>) outs(%o : memref<2x3x5x8xf64>)
@@ -151,6 +164,9 @@ func.func @depthwise_padded(%x: memref<2x8x8x8xf32>, %w: memref<3x3x8xf32>, %o: 
 // CHECK: arith.maximumf %{{.*}} : vector<8xf32>
 // CHECK: vector.store {{.*}} {mlc.direct_conv} : memref<{{.*}}>, vector<8xf32>
 // CHECK-NOT: linalg.generic
+// KERNEL-LABEL: func @pointwise_epilogue
+// KERNEL-NOT: call @mlc_conv
+// KERNEL: {mlc.direct_conv}
 func.func @pointwise_epilogue(%x: memref<1x6x6x8xf32>, %w: memref<1x1x8x16xf32>, %s: memref<16xf32>,
                              %t: memref<16xf32>, %out: memref<1x6x6x16xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -232,5 +248,36 @@ func.func @epilogue_redirected(%x: memref<1x4x4x8xf32>, %w: memref<1x1x8x16xf32>
     linalg.yield %0 : f32
   }
   linalg.copy ins(%t : memref<1x4x4x16xf32>) outs(%out : memref<1x4x4x16xf32>)
+  return
+}
+
+// -----
+
+// A padded dense conv (hlo-to-linalg's mlc.pad: %x zero padded by [1, 2] at the top/left).
+// The generated kernel reads the padded buffer the fill and the interior copy wrote. With
+// the precompiled kernels (KERNEL) the call writes that buffer itself (`pad` = true, then
+// %x's base, offset, strides and the extents H, W, top, left, HP, WP): the program's fill
+// and copy are erased; the call names the variant (f32, kernel rows' taps merged, the whole
+// window in registers: K = 3 * 4 * 8 = 96, one thread: 2^11.8 multiply-adds).
+// CHECK-LABEL: func @dense_padded
+// CHECK: linalg.fill
+// CHECK: linalg.copy
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+// KERNEL-LABEL: func @dense_padded
+// KERNEL-NOT: linalg.fill
+// KERNEL-NOT: linalg.copy
+// KERNEL: %[[PB:base_buffer[_0-9]*]], %[[PO:offset[_0-9]*]], {{.*}} = memref.extract_strided_metadata %alloc
+// KERNEL: %[[XB:base_buffer[_0-9]*]], %[[XO:offset[_0-9]*]], {{.*}} = memref.extract_strided_metadata %arg0
+// KERNEL: call @mlc_conv_f32_mw_t1_v512(%c2{{[_0-9]*}}, %c6{{[_0-9]*}}, %c7{{[_0-9]*}}, %c8{{[_0-9]*}}, %c5{{[_0-9]*}}, %c3{{[_0-9]*}}, %c4{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %[[PB]], %[[PO]], %c640{{[_0-9]*}}, %c80{{[_0-9]*}}, %c8{{[_0-9]*}}, {{.*}}, %true{{[_0-9]*}}, %true{{[_0-9]*}}, %[[XB]], %[[XO]], %c288{{[_0-9]*}}, %c48{{[_0-9]*}}, %c8{{[_0-9]*}}, %c6{{[_0-9]*}}, %c6{{[_0-9]*}}, %c1{{[_0-9]*}}, %c2{{[_0-9]*}}, %c8{{[_0-9]*}}, %c10{{[_0-9]*}})
+// KERNEL-NOT: linalg.conv_2d_nhwc_hwcf
+func.func @dense_padded(%x: memref<2x6x6x8xf32>, %w: memref<3x4x8x5xf32>, %o: memref<2x6x7x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x8x10x8xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<2x8x10x8xf32>)
+  %interior = memref.subview %p[0, 1, 2, 0] [2, 6, 6, 8] [1, 1, 1, 1] : memref<2x8x10x8xf32> to memref<2x6x6x8xf32, strided<[640, 80, 8, 1], offset: 96>>
+  linalg.copy ins(%x : memref<2x6x6x8xf32>) outs(%interior : memref<2x6x6x8xf32, strided<[640, 80, 8, 1], offset: 96>>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, mlc.zero_init, mlc.pad = array<i64: 1, 2>}
+    ins(%p, %w : memref<2x8x10x8xf32>, memref<3x4x8x5xf32>) outs(%o : memref<2x6x7x5xf32>)
+  memref.dealloc %p : memref<2x8x10x8xf32>
   return
 }

@@ -11,7 +11,8 @@
 // only the borders zeroed (one slab per padded side: H slabs over the interior columns, W
 // slabs over the whole padded height); the output zero filled; one named convolution
 // carrying the strides and dilations, marked mlc.zero_init (its init is that zero fill, so
-// mlc-direct-conv overwrites the output and drops the fill wherever it ends up).
+// mlc-direct-conv overwrites the output and drops the fill wherever it ends up) and mlc.pad
+// with the low padding (a call of the precompiled kernel writes the padded copy itself).
 // CHECK-LABEL: func @direct_nhwc
 // CHECK: %[[ZERO:.*]] = arith.constant 0.0
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<3x19x19x5xf32>
@@ -21,7 +22,7 @@
 // CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 0] [3, 19, 1, 5] [1, 1, 1, 1] : tensor<3x19x1x5xf32> into tensor<3x19x19x5xf32>
 // CHECK: %[[PAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 18, 0] [3, 19, 1, 5] [1, 1, 1, 1] : tensor<3x19x1x5xf32> into tensor<3x19x19x5xf32>
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<3x9x9x7xf32>)
-// CHECK: %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, mlc.zero_init, strides = dense<2> : tensor<2xi64>} ins(%[[PAD]], %{{.*}} : tensor<3x19x19x5xf32>, tensor<3x3x5x7xf32>) outs(%[[INIT]] : tensor<3x9x9x7xf32>)
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, mlc.pad = array<i64: 1, 1>, mlc.zero_init, strides = dense<2> : tensor<2xi64>} ins(%[[PAD]], %{{.*}} : tensor<3x19x19x5xf32>, tensor<3x3x5x7xf32>) outs(%[[INIT]] : tensor<3x9x9x7xf32>)
 // CHECK-NOT: linalg.copy
 // CHECK-NOT: linalg.matmul
 // CHECK: return %[[CONV]]
@@ -67,7 +68,7 @@ func.func @direct_dilated_valid(%x: tensor<1x10x8x3xf64>, %w: tensor<3x3x3x4xf64
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<784x1152xf32>, tensor<1152x256xf32>)
 // NOBLAS-LABEL: func @im2col_wide_strided
 // NOBLAS-NOT: linalg.copy
-// NOBLAS: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, mlc.zero_init, strides = dense<2> : tensor<2xi64>} {{.*}} -> tensor<4x14x14x256xf32>
+// NOBLAS: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, mlc.pad = array<i64: 0, 0>, mlc.zero_init, strides = dense<2> : tensor<2xi64>} {{.*}} -> tensor<4x14x14x256xf32>
 // NOBLAS-NOT: linalg.matmul
 func.func @im2col_wide_strided(%x: tensor<4x28x28x128xf32>, %w: tensor<3x3x128x256xf32>) -> tensor<4x14x14x256xf32> {
   %0 = "hlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = array<i64: 1, 2>, kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = array<i64: 0, 1>, output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = array<i64: 1, 2>, window_strides = array<i64: 2, 2>, padding = dense<[[0, 1], [0, 1]]> : tensor<2x2xi64>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<4x28x28x128xf32>, tensor<3x3x128x256xf32>) -> tensor<4x14x14x256xf32>

@@ -19,7 +19,7 @@ import pytest
 import mlc
 import mlc.numpy
 from mlc import CompileOptions
-from mlc.codegen import gemm_library
+from mlc.codegen import kernel_library
 from mlc.codegen.gemm_library import PREFIX, Variant
 from mlc.codegen.packed_gemm import MARK
 from mlc.export import export_options
@@ -47,7 +47,7 @@ def kernels():
 
     def get(variant: Variant):
         if variant not in linked:
-            obj = gemm_library.compiled(variant, 2)
+            obj = kernel_library.compiled(variant, 2)
             jit = JitLinked([obj.code])
             linked[variant] = (jit, KERNEL_TYPE(jit.address(variant.symbol)))
         return linked[variant][1]
@@ -128,10 +128,10 @@ def test_exported_libraries_generate_their_kernels():
 def cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("MLC_CACHE", "1")
     monkeypatch.setenv("MLC_CACHE_DIR", str(tmp_path))
-    gemm_library.forget_compiled()
+    kernel_library.forget_compiled()
     yield tmp_path / f"v{disk_cache.FORMAT}"
     disk_cache.flush_all()
-    gemm_library.forget_compiled()
+    kernel_library.forget_compiled()
 
 
 def _kernel_files(root):
@@ -141,16 +141,16 @@ def _kernel_files(root):
 def test_kernels_persist_and_a_damaged_file_is_rebuilt(cache_dir, monkeypatch):
     variant = Variant(False, False, True, 1, 256)
     built = []
-    build = gemm_library._build
-    monkeypatch.setattr(gemm_library, "_build", lambda *a: built.append(a) or build(*a))
-    first = gemm_library.compiled(variant, 2)
+    build = kernel_library._build
+    monkeypatch.setattr(kernel_library, "_build", lambda *a: built.append(a) or build(*a))
+    first = kernel_library.compiled(variant, 2)
     assert len(built) == 1 and len(_kernel_files(cache_dir)) == 1
-    gemm_library.forget_compiled()  # as a new process: loaded from the cache, not built
-    assert gemm_library.compiled(variant, 2) == first and len(built) == 1
+    kernel_library.forget_compiled()  # as a new process: loaded from the cache, not built
+    assert kernel_library.compiled(variant, 2) == first and len(built) == 1
     path = _kernel_files(cache_dir)[0]
     path.write_bytes(path.read_bytes()[:-100])  # truncated
-    gemm_library.forget_compiled()
-    again = gemm_library.compiled(variant, 2)
+    kernel_library.forget_compiled()
+    again = kernel_library.compiled(variant, 2)
     assert len(built) == 2 and again.code == first.code
     assert path.read_bytes().endswith(first.code)  # rewritten whole
 
@@ -160,13 +160,13 @@ def test_an_unwritable_cache_only_warns(tmp_path, monkeypatch):
     blocked.write_text("not a directory")
     monkeypatch.setenv("MLC_CACHE", "1")
     monkeypatch.setenv("MLC_CACHE_DIR", str(blocked))
-    gemm_library.forget_compiled()
+    kernel_library.forget_compiled()
     try:
         with pytest.warns(RuntimeWarning, match="compilation cache"):
             text = _matmul_codegen(CompileOptions(blas=False), (96, 200, 720))
         assert f"call @{PREFIX}" in text
     finally:
-        gemm_library.forget_compiled()
+        kernel_library.forget_compiled()
 
 
 def test_a_cached_program_with_a_kernel_runs_in_a_new_process(tmp_path):
@@ -174,12 +174,12 @@ def test_a_cached_program_with_a_kernel_runs_in_a_new_process(tmp_path):
     loads the program (a hit) without building or loading any kernel."""
     script = textwrap.dedent("""
         import numpy as np, mlc
-        from mlc.codegen import gemm_library
+        from mlc.codegen import kernel_library
         rng = np.random.default_rng(3)
         a, b = rng.standard_normal((96, 720)).astype(np.float32), rng.standard_normal((720, 200)).astype(np.float32)
         f = mlc.jit(lambda x, y: x @ y, options=mlc.CompileOptions(blas=False))
         np.testing.assert_allclose(f(a, b), a @ b, rtol=2e-5, atol=1e-3)
-        print("HIT" if next(iter(f._cache.values())).cache_hit else "MISS", len(gemm_library._COMPILED))
+        print("HIT" if next(iter(f._cache.values())).cache_hit else "MISS", len(kernel_library._COMPILED))
     """)
     env = {**os.environ, "MLC_CACHE": "1", "MLC_CACHE_DIR": str(tmp_path)}
     runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
@@ -194,7 +194,7 @@ def test_a_child_forked_during_a_build_builds_its_own(monkeypatch):
     """Forked while another thread holds the kernels' lock (building one), the child
     compiles a program calling a kernel instead of waiting on that lock forever."""
     monkeypatch.setenv("MLC_CACHE", "0")
-    gemm_library._LOCK.acquire()
+    kernel_library._LOCK.acquire()
     try:
         pid = os.fork()
         if pid == 0:  # the child: fails by alarm rather than hanging the test run
@@ -209,7 +209,7 @@ def test_a_child_forked_during_a_build_builds_its_own(monkeypatch):
                 os._exit(code)
         _, status = os.waitpid(pid, 0)
     finally:
-        gemm_library._LOCK.release()
+        kernel_library._LOCK.release()
     assert os.waitstatus_to_exitcode(status) == 0
 
 
