@@ -10,7 +10,7 @@ signature, the scratch size, whether it runs parallel loops, the runtime librari
 and its library's name, size and sha256) and `<key>.<sha256>.so`, linked from the
 position-independent object code the compile linked in memory (Executable.object_code:
 the program's and the precompiled GEMM kernels' it calls). The cache also keeps those
-kernels themselves (`<key>.kernel`: a JSON line, then the object code; codegen/gemm_library.py),
+kernels themselves (`<key>.kernel`: a JSON line, then the object code; codegen/kernel_library.py),
 keyed the same way by the kernel's name, the host and the toolchain, and evicted like entries.
 
 Robustness: every file is written to a temporary name and renamed into place, library
@@ -294,7 +294,7 @@ class DiskCache:
                 pass
             raise
 
-    # --- other files: MLC's precompiled kernels (codegen/gemm_library.py) --------------------
+    # --- other files: MLC's precompiled kernels (codegen/kernel_library.py) --------------------
     def read_file(self, name: str) -> bytes | None:
         """The file `name` in the cache, or None (missing or unreadable); a read marks it used."""
         try:

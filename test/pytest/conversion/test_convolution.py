@@ -11,6 +11,7 @@ from conftest import assert_matches, random_array, run_hlo
 from test_slicing_ops import reference_pad
 
 from mlc.dialects import hlo
+from mlc.options import CompileOptions
 
 
 def reference_conv(x, w, strides, padding, lhs_dilation, rhs_dilation, groups, batch_groups):
@@ -119,7 +120,7 @@ def _nhwc_dims():
                 output_spatial_dimensions=[1, 2])
 
 
-def _compile_conv(x_spec, w_spec, **attrs):
+def _compile_conv(x_spec, w_spec, options=None, **attrs):
     """(executable, codegen-stage text) of one hlo.convolution."""
     from conftest import tensor_type
     from mlir import ir
@@ -134,20 +135,24 @@ def _compile_conv(x_spec, w_spec, **attrs):
             @func.FuncOp.from_py_func(tensor_type(*x_spec), tensor_type(*w_spec), name="main")
             def main(a, b):
                 return hlo.convolution(a, b, **attrs)
-        compiled = compile_module(module, keep_stages=True, use_cache=False)
+        compiled = compile_module(module, options=options, keep_stages=True, use_cache=False)
         return compiled.executable, compiled.stage_text("codegen")
 
 
 DIRECT_TOLERANCE = {np.dtype(np.float16): 4e-3, np.dtype(np.float32): 2e-6, np.dtype(np.float64): 1e-14}
 
 
-def _check_direct(case, dtype, rng):
+def _check_direct(case, dtype, rng, kernels: bool = False):
+    """kernels: MLC's precompiled kernels on (f32/f64 then call conv_library's), else the
+    direct kernel generated in the program."""
     batch, (h, w_), ci, (kh, kw), co, strides, padding, dil = case
     x = random_array(rng, (batch, h, w_, ci), dtype)
     w = random_array(rng, (kh, kw, ci, co), dtype)
     attrs = dict(window_strides=strides, padding=padding, rhs_dilation=dil, **_nhwc_dims())
-    executable, text = _compile_conv((x.shape, x.dtype), (w.shape, w.dtype), **attrs)
-    assert "mlc.direct_conv" in text  # the direct path, not im2col
+    options = CompileOptions(gemm_kernels=kernels)
+    executable, text = _compile_conv((x.shape, x.dtype), (w.shape, w.dtype), options, **attrs)
+    called = kernels and np.dtype(dtype) in (np.float32, np.float64)
+    assert ("call @mlc_conv_" if called else "mlc.direct_conv") in text  # the direct path, not im2col
     got = executable(x, w)
     to_nchw, to_oihw = (0, 3, 1, 2), (3, 2, 0, 1)
     args = (strides, padding, (1, 1), dil, 1, 1)
@@ -161,8 +166,9 @@ def _check_direct(case, dtype, rng):
 
 @pytest.mark.parametrize("case", DIRECT_CASES, ids=[str(i) for i in range(len(DIRECT_CASES))])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_direct_convolution(case, dtype, rng):
-    _check_direct(case, dtype, rng)
+@pytest.mark.parametrize("kernels", [False, True], ids=["generated", "precompiled"])
+def test_direct_convolution(case, dtype, kernels, rng):
+    _check_direct(case, dtype, rng, kernels)
 
 
 @pytest.mark.parametrize("case", [DIRECT_CASES[i] for i in (2, 5, 6)], ids=["valid", "threads", "dilation"])
@@ -187,7 +193,7 @@ def test_direct_convolution_nchw(rng):
     padding = ((1, 1), (0, 2))
     executable, text = _compile_conv((x.shape, x.dtype), (w.shape, w.dtype), window_strides=(2, 1),
                                      padding=padding, **dims)
-    assert "mlc.direct_conv" in text
+    assert "mlc.direct_conv" in text or "call @mlc_conv_" in text
     want = reference_conv(x, w, (2, 1), padding, (1, 1), (1, 1), 1, 1).astype(np.float32)
     assert_matches(executable(x, w), want, loose=True)
 
