@@ -3,7 +3,7 @@
 // pixels x NR channels whose K loop reads the input in place (no im2col buffer).
 // AVX2 (default prefix): 6 x 16 f32 tiles, two vector<8xf32> per pixel, one thread; prefix
 // WIDE for AVX-512 on two threads, 8 x 32 tiles of vector<16xf32>, the pixels split by an scf.forall.
-// KERNEL: the same with MLC's precompiled kernels on (codegen/conv_library.py): a dense conv
+// Prefix KERNEL, the same with MLC's precompiled kernels on (codegen/conv_library.py): a dense conv
 // whose tiles need no epilogue becomes a call of the variant for its type, taps and depth.
 // RUN: mlc-opt %s --split-input-file --no-gemm-kernels --mlc-direct-conv="register-bits=256 threads=1" | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --no-gemm-kernels --mlc-direct-conv="register-bits=512 threads=2" | FileCheck %s --check-prefix=WIDE

@@ -111,3 +111,20 @@ def parallel_library():
     if library is None:
         pytest.skip("the parallel runtime cannot be built here (no C compiler)")
     return library
+
+
+def linked_kernels(kernel_type):
+    """get(variant): the ctypes function (of `kernel_type`) of one of MLC's precompiled
+    kernels (codegen/kernel_library.py), compiled and linked on its first get."""
+    from mlc.codegen import kernel_library
+    from mlc.runtime.libraries import jit_shared_libraries
+    from mlc.runtime.llvm_backend import JitLinked
+    jit_shared_libraries(runner_utils=False)  # the thread pool the two-thread kernels run on
+    linked = {}
+
+    def get(variant):
+        if variant not in linked:
+            jit = JitLinked([kernel_library.compiled(variant, 2).code])
+            linked[variant] = (jit, kernel_type(jit.address(variant.symbol)))
+        return linked[variant][1]
+    return get

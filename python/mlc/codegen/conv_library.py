@@ -45,12 +45,12 @@ from mlir.dialects import arith, func, memref, scf, vector
 
 from .. import config
 from .externs import declare_external
+from .kernel_library import ELEMENT_TYPES
 from .loops import in_parts
 from .packed_gemm import Operand, _for, _icdiv, _idx, _imin, _imul, _index, blocking
 
 PREFIX = "mlc_conv_"
 _SYMBOL = re.compile(rf"{PREFIX}(f32|f64)_([ms])([bw])_t(\d+)_v(\d+)$")
-_TYPES = {"f32": ir.F32Type.get, "f64": ir.F64Type.get}
 # The arguments, in order (module docstring): sizes, the conv's input (the padded buffer when
 # it pads), the weights, the output, overwrite, then the padding's source and extents.
 SIZES = ("n", "oh", "ow", "ci", "co", "kh", "kw", "sh", "sw", "dh", "dw")
@@ -62,7 +62,7 @@ class ConvVariant:
     """What one precompiled convolution kernel is specialized for (everything else is an
     argument)."""
 
-    dtype: str  # the element type of the input, weights, output and sums (_TYPES)
+    dtype: str  # the element type of the input, weights, output and sums (ELEMENT_TYPES)
     merged: bool  # a kernel row's (kw, ci) taps are one contiguous run of the input
     k_blocked: bool  # K cut into blocks of at most the GEMM's KC (else whole windows in registers)
     threads: int
@@ -71,7 +71,7 @@ class ConvVariant:
 
     @property
     def element_type(self) -> ir.Type:
-        return _TYPES[self.dtype]()
+        return ELEMENT_TYPES[self.dtype]()
 
     @property
     def symbol(self) -> str:
@@ -203,7 +203,7 @@ def variant_for(op, s, lay, register_bits: int, threads: int, k_blocked: bool) -
     None when the program keeps its own (module docstring: what is taken). `threads`: what
     the generated kernel would use."""
     types = {ir.MemRefType(op.operands[i].type).element_type for i in range(3)}
-    dtype = next((name for name, t in _TYPES.items() if types == {t()}), None)
+    dtype = next((name for name, t in ELEMENT_TYPES.items() if types == {t()}), None)
     if dtype is None or not config.gemm_kernels_enabled() or lay.w[3] != 1:
         return None
     return ConvVariant(dtype, lay.merged, k_blocked, threads, register_bits)

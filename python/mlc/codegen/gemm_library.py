@@ -41,11 +41,11 @@ from mlir.dialects import arith, func, memref
 
 from .. import config
 from .externs import declare_external
+from .kernel_library import ELEMENT_TYPES
 from .packed_gemm import GemmProblem, Operand, emit_gemm, splits_rows, stored_transposed
 
 PREFIX = "mlc_gemm_"
 _SYMBOL = re.compile(rf"{PREFIX}(f32|f64)_([nt])([nt])_([mn])(\d+)_v(\d+)$")
-_TYPES = {"f32": ir.F32Type.get, "f64": ir.F64Type.get}  # element (= accumulator) types with kernels
 
 
 @dataclass(frozen=True)
@@ -57,12 +57,12 @@ class Variant:
     split_m: bool  # the threads share the rows (else the columns)
     threads: int
     register_bits: int
-    dtype: str = "f32"  # the element type of A, B, C and the sums (_TYPES)
+    dtype: str = "f32"  # the element type of A, B, C and the sums (ELEMENT_TYPES)
     kind: ClassVar[str] = "GEMM"
 
     @property
     def element_type(self) -> ir.Type:
-        return _TYPES[self.dtype]()
+        return ELEMENT_TYPES[self.dtype]()
 
     @property
     def symbol(self) -> str:
@@ -115,7 +115,7 @@ def _leading(x: Operand, transposed: bool) -> int | None:
 def variant_for(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> Variant | None:
     """The kernel that runs this GEMM (static sizes, the operands' strides known), or None
     when the program keeps its own (module docstring: what is taken)."""
-    dtype = next((name for name, t in _TYPES.items() if prob.compute == t()), None)
+    dtype = next((name for name, t in ELEMENT_TYPES.items() if prob.compute == t()), None)
     buffers = (a.value, b.value, c.value)
     if (dtype is None or not config.gemm_kernels_enabled() or prob.epilogue is not None or prob.pairs
             or any(ir.MemRefType(x.type).element_type != prob.compute for x in buffers) or a.unsigned or b.unsigned):

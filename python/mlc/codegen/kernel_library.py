@@ -33,9 +33,13 @@ import threading
 import time
 from dataclasses import dataclass
 
+from mlir import ir
+
 from .. import config
 
 log = logging.getLogger("mlc")
+# The element (= accumulator) types kernels exist for, by the name in their symbols.
+ELEMENT_TYPES = {"f32": ir.F32Type.get, "f64": ir.F64Type.get}
 
 
 def families() -> tuple:

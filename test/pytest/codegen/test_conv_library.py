@@ -12,6 +12,7 @@ import itertools
 
 import numpy as np
 import pytest
+from conftest import linked_kernels
 
 import mlc
 import mlc.lax as lax
@@ -24,8 +25,6 @@ from mlc.codegen.direct_conv import MARK
 from mlc.codegen.packed_gemm import blocking
 from mlc.codegen.target import vector_register_bits
 from mlc.runtime import disk_cache
-from mlc.runtime.libraries import jit_shared_libraries
-from mlc.runtime.llvm_backend import JitLinked
 
 NP_TYPES = {"f32": np.float32, "f64": np.float64}
 TOL = {"f32": 3e-5, "f64": 1e-12}  # relative to sqrt(depth) * max |x| * max |w|
@@ -56,16 +55,7 @@ def reference(x, w, strides, dilations, pads=((0, 0), (0, 0))):
 @pytest.fixture(scope="module")
 def kernels():
     """Linked kernels by variant (each compiled once for the module's tests)."""
-    jit_shared_libraries(runner_utils=False)  # the thread pool the two-thread kernels run on
-    linked = {}
-
-    def get(variant: ConvVariant):
-        if variant not in linked:
-            obj = kernel_library.compiled(variant, 2)
-            jit = JitLinked([obj.code])
-            linked[variant] = (jit, KERNEL_TYPE(jit.address(variant.symbol)))
-        return linked[variant][1]
-    return get
+    return linked_kernels(KERNEL_TYPE)
 
 
 def _base(array):

@@ -15,6 +15,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from conftest import linked_kernels
 
 import mlc
 import mlc.numpy
@@ -24,8 +25,6 @@ from mlc.codegen.gemm_library import PREFIX, Variant
 from mlc.codegen.packed_gemm import MARK
 from mlc.export import export_options
 from mlc.runtime import disk_cache
-from mlc.runtime.libraries import jit_shared_libraries
-from mlc.runtime.llvm_backend import JitLinked
 
 # Sums over K: the tolerance grows with sqrt(K) (as test_matmul's `close`).
 RTOL = 2e-5
@@ -42,16 +41,7 @@ SHAPES = [(1, 1, 1), (7, 5, 3), (8, 32, 16), (33, 65, 129), (130, 70, 1030), (9,
 @pytest.fixture(scope="module")
 def kernels():
     """Linked kernels by variant (each compiled once for the module's tests)."""
-    jit_shared_libraries(runner_utils=False)  # the thread pool the two-thread kernels run on
-    linked = {}
-
-    def get(variant: Variant):
-        if variant not in linked:
-            obj = kernel_library.compiled(variant, 2)
-            jit = JitLinked([obj.code])
-            linked[variant] = (jit, KERNEL_TYPE(jit.address(variant.symbol)))
-        return linked[variant][1]
-    return get
+    return linked_kernels(KERNEL_TYPE)
 
 
 def _stored(rng, rows, cols, transposed, pad, dtype):
