@@ -28,6 +28,7 @@ _REGISTRY: dict[str, str] = {
     "mlc-distinct-results": "mlc.conversion.distinct_results:DistinctResults",
     "mlc-reshaped-results": "mlc.conversion.reshaped_results:ReshapedResults",
     "mlc-bool-to-byte": "mlc.conversion.bool_to_byte:BoolToByte",
+    "mlc-buffer-deallocation": "mlc.conversion.buffer_deallocation:BufferDeallocation",
     "mlc-control-flow-destinations": "mlc.conversion.control_flow_destinations:ControlFlowDestinations",
     "mlc-preallocate-temporaries": "mlc.conversion.preallocate_temporaries:PreallocateTemporaries",
     "mlc-signless": "mlc.conversion.signless:Signless",

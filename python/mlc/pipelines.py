@@ -31,6 +31,7 @@ from .codegen.vector_math import VectorMath
 from .codegen.transposed_broadcasts import TransposedBroadcasts
 from .codegen.vectorize import Vectorize
 from .conversion.bool_to_byte import BoolToByte
+from .conversion.buffer_deallocation import BufferDeallocation
 from .conversion.control_flow_destinations import ControlFlowDestinations
 from .conversion.distinct_results import DistinctResults
 from .conversion.reshaped_results import ReshapedResults
@@ -109,12 +110,12 @@ def buffers_passes(fuse: bool = True, tile_matmul: bool = True) -> list[Pass]:
         # (before deallocation, which would otherwise free them).
         PreallocateTemporaries(),
         # Free every temporary buffer left before returning (after out-params, so results are
-        # not freed). Then C wrappers for the functions that exist now, not for the functions
-        # the CPU strategies and the LLVM lowering add later (BLAS and libm declarations,
-        # outlined parallel bodies).
-        Upstream("buffer-deallocation-pipeline,func.func(llvm-request-c-wrappers)"),
-        # Again: deallocation made i1 ownership memrefs of its own.
-        BoolToByte(),
+        # not freed; the i1 ownership buffers it makes stored as bytes): usually none is left.
+        BufferDeallocation(),
+        # C wrappers for the functions that exist now, not for the functions the CPU
+        # strategies and the LLVM lowering add later (BLAS and libm declarations, outlined
+        # parallel bodies).
+        Upstream("func.func(llvm-request-c-wrappers)"),
     ]
 
 

@@ -5,8 +5,8 @@ Why: LLVM 22's memref-to-llvm lowering asserts on i1 memory accesses (sub-byte t
 emulation), and numpy stores a bool in one byte, so i8 is both legal and what the caller
 passes. Scalars stay i1: where a byte enters scalar code it is truncated (`arith.trunci`),
 and where a scalar bool is stored it is zero-extended (`arith.extui`). It runs on tensors
-(before bufferization) and again on memrefs, because buffer deallocation creates i1
-ownership buffers of its own.
+(before bufferization), and mlc-buffer-deallocation runs it again on memrefs after buffer
+deallocation, which creates i1 ownership buffers of its own.
 """
 
 from __future__ import annotations
