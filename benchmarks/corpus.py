@@ -751,8 +751,9 @@ NOTES: dict[str, str] = {
                      "(16.8 MB written, then read for 512 elements); two passes over the logits (max, exp-sum)"),
     "adam_update": ("one multi-output kernel (w', m', v' in one pass) with non-temporal stores (59 MB of traffic, "
                     "was 84 with the stores' line reads) plus 2 scalar kernels for the bias corrections"),
-    "sgd_many_params": ("slower than numpy (0.60x and 0.76x in the ninth and tenth sessions' runs), faster than jax.jit "
-                        "(1.29x, 1.65x; its dispatch pays per array too): the kernels and the call of 302 arguments take ~0.09-0.13 ms; the rest is Python per "
+    "sgd_many_params": ("slower than numpy (0.60x, 0.76x and 0.67x in the ninth, tenth and eleventh sessions' runs; "
+                        "0.87x in another eleventh-session run: 229 against 198 us), faster than jax.jit "
+                        "(1.29x, 1.65x, 1.26x; its dispatch pays per array too): the kernels and the call of 302 arguments take ~0.09-0.13 ms; the rest is Python per "
                         "array (the pytree walk, the signature key, the argument checks, the result arrays, ~1 us "
                         "each). The ninth session cut the key (a dtype string per leaf), the walk (a list of leaves "
                         "taken whole) and the pointer stores (a native helper): 435-730 -> 281-375 us in alternating "
@@ -802,6 +803,15 @@ OTHER_FINDINGS: list[str] = [
     "in the table above (attention 0.43 -> 0.29, attention_core 0.30 -> 0.18, decoder_block 0.64 -> 0.38: "
     "LLVM without indvars and LSR, big modules' parts on both threads), every block still faster than or "
     "equal to jax.jit (mlp_block 1.00x).",
+    "Compile column of the table (2026-12-06, eleventh session): dense direct convolutions whose tiles need no "
+    "fused epilogue now call MLC's precompiled convolution kernels (codegen/conv_library.py, which also write "
+    "the zero-padded input): resnet_basic's two 3x3 convs (depth 1152, K-blocked: their batch norm and ReLU "
+    "never ran in the kernel's stores) and resnet_bottleneck's 3x3 and plain 1x1 convs. This process has the "
+    "cache off, so the first block calling each variant builds it (0.1-0.14 s). In one warmed process, process "
+    "CPU, kernels against gemm_kernels=False (medians of 5, alternating): resnet_basic 101 against 175 ms, "
+    "resnet_bottleneck 182 against 259, depthwise_separable 144 against 144 (its convs apply their epilogues); "
+    "run times unchanged (resnet_basic 9.54 against 9.33 ms, resnet_bottleneck 2.79 against 2.73, best of 40 "
+    "interleaved calls).",
     "`--random 16 --seed 25` (2026-12-06, eleventh session, tree 168ddcf..HEAD with the precompiled convolution "
     "kernels, the random section below): 16 chains, 0 slower than numpy eager, 0 failed or wrong, 15 faster than "
     "jax.jit (the other 0.97x: token_mix -> causal_attention -> gelu on tokens[512, 64]). A first run of the same "
