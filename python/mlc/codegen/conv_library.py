@@ -23,6 +23,11 @@ those writes over (`pad`): its threads write the temporary's rows (zeros, the so
 zeros), then convolve. The program then holds no loops of its own for a padded
 convolution: only the call.
 
+Measured (Zen 4, AVX-512, two threads): the table's 3x3 conv (8x56x56x64 -> 64, 'same')
+compiles in 24-25 ms instead of 92 (jax.jit 11-14), runs in 8.95 ms against the generated
+kernel's 8.85 (best of 30); warmed compiles of resnet_basic 175 -> 101 ms and
+resnet_bottleneck 259 -> 182 ms; a variant's build 0.1-0.14 s, once per host.
+
 Variant: the element type (f32, f64), whether a kernel row's taps are one contiguous run of
 input (`merged`: dilation 1 along W and pixels Ci apart), whether K is cut into blocks
 (depth above the GEMM's KC) or each tile sums the whole window in registers, the threads

@@ -256,7 +256,6 @@ class ConvDims:
 
     oh: object
     ow: object
-    ci: object
     co: object
     kw: object
     strides: tuple  # (sh, sw)
@@ -270,7 +269,7 @@ class ConvDims:
 
 
 def conv_dims(n, oh, ow, ci, co, kh, kw, strides, dilations, x, merged: bool) -> ConvDims:
-    return ConvDims(oh, ow, ci, co, kw, tuple(strides), tuple(dilations), tuple(x), merged,
+    return ConvDims(oh, ow, co, kw, tuple(strides), tuple(dilations), tuple(x), merged,
                     _imul(_imul(n, oh), ow), _imul(_imul(kh, kw), ci),
                     _imul(kw, ci) if merged else ci, kh if merged else _imul(kh, kw))
 
