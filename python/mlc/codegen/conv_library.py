@@ -52,7 +52,7 @@ from .. import config
 from .externs import declare_external
 from .kernel_library import ELEMENT_TYPES
 from .loops import in_parts
-from .packed_gemm import Operand, _for, _icdiv, _idx, _imin, _imul, _index, blocking
+from .packed_gemm import Operand, _for, _icdiv, _imin, _index, blocking
 
 PREFIX = "mlc_conv_"
 _SYMBOL = re.compile(rf"{PREFIX}(f32|f64)_([ms])([bw])_t(\d+)_v(\d+)$")

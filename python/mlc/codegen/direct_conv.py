@@ -82,7 +82,7 @@ from ..transforms.pass_base import Pass
 from . import conv_library
 from .blas import PACKED_PARALLEL_MIN_MNK, _zero_fill_before, compute_type
 from .epilogue import (_PURE, Epilogue, _inside, _may_alias, _op, _owner_op, _static_sizes, _static_strides,
-                       _view_range, apply_body, match_epilogue)
+                       apply_body, match_epilogue)
 from .loops import block_ops, in_parts
 from .packed_gemm import (Blocking, Operand, _convert, _for, _iadd, _icdiv, _idx, _imin, _imul, _index, _mul_add,
                           _narrow, _pack, _ragged, _update_c, _zero, blocking)
