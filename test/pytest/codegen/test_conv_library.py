@@ -237,3 +237,26 @@ def test_a_conv_kernel_persists(tmp_path, monkeypatch):
     finally:
         disk_cache.flush_all()
         kernel_library.forget_compiled()
+
+
+def test_convs_on_channel_slices_and_into_a_concatenation():
+    """Strided operands: a 'valid' conv reading a channel slice in place (pixels 24 elements
+    apart, not Ci = 8: the variant whose taps are not merged), a 'same' conv of another
+    slice (its padded copy contiguous: merged) whose result is written into a concatenation."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((2, 9, 10, 24)).astype(np.float32)
+    w, w2 = (rng.standard_normal((3, 3, 8, 16)).astype(np.float32) for _ in range(2))
+
+    def f(x, w, w2):
+        return (mnp.concatenate([_conv()(x[..., 4:12], w), x[..., :16]], axis=-1),
+                _conv(padding="VALID")(x[..., 12:20], w2))
+
+    compiled = mlc.jit(f).lower(x, w, w2).compile()
+    text = compiled.as_text("codegen")
+    bits = vector_register_bits()
+    for merged in (True, False):
+        assert f"call @{ConvVariant('f32', merged, False, 1, bits).symbol}(" in text, merged
+    got, got_valid = compiled(x, w, w2)
+    want = np.concatenate([reference(x[..., 4:12], w, (1, 1), (1, 1), ((1, 1), (1, 1))), x[..., :16]], axis=-1)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-4)
+    np.testing.assert_allclose(got_valid, reference(x[..., 12:20], w2, (1, 1), (1, 1)), rtol=0, atol=1e-4)
