@@ -37,7 +37,7 @@ from ..runtime.libraries import FORK_STATE
 from . import methods as _methods  # noqa: F401  (binds Tracer operators)
 from .core import DEFAULT_FLOAT, DEFAULT_INT, asarray, element_type
 from .pytree import flatten, unflatten
-from .stages import Compiled, Lowered, Traced, compile_for_call
+from .stages import NOT_CHECKED, Compiled, Lowered, Traced, compile_for_call
 from .tracing import TraceContext, Tracer, tracing, tracing_active
 
 log = logging.getLogger("mlc")
@@ -112,13 +112,16 @@ class Jitted:
         self._lock = threading.Lock()
         self._fork_generation = FORK_STATE["generation"]
         self._hits = self._misses = 0
+        self._checked = None  # (arity, Compiled) tried first by the fast path (__call__)
         self._last_key = None
         self._compiles = 0
         # The fast path keys a call by its positional arrays' shapes and dtypes alone: right
-        # when nothing else can vary, i.e. no static or variadic parameters (parameters left
-        # to their defaults are the same constants in every call of the same arity).
+        # when nothing else can vary, i.e. no static parameters and no **kwargs (parameters
+        # left to their defaults are the same constants in every call of the same arity; a
+        # *args parameter takes the rest of the positional arrays, in order, their number
+        # in the key).
         self._fast_ok = not self.static_argnames and all(
-            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
             or (p.kind == p.KEYWORD_ONLY and p.default is not p.empty)
             for p in self.signature.parameters.values())
 
@@ -234,6 +237,12 @@ class Jitted:
         if tracing_active() and any(isinstance(x, Tracer) for x in flatten([args, kwargs])[0]):
             return self.fun(*args, **kwargs)  # jit inside jit: traced inline, as JAX does
         if self._fast_ok and not kwargs:
+            checked = self._checked  # the last compiled fast-path entry its executable checks natively
+            if checked is not None and len(args) == checked[0]:
+                out = checked[1].call_checked(args)
+                if out is not NOT_CHECKED:
+                    self._hits += 1
+                    return out
             try:
                 key = tuple([(a.shape, a.dtype) for a in args])
             except AttributeError:  # not all arrays: the general path below
@@ -241,6 +250,8 @@ class Jitted:
             compiled = self._fast.get(key)  # only all-ndarray signatures are stored here
             if compiled is not None:
                 self._hits += 1
+                if compiled.checks_natively:
+                    self._checked = (len(args), compiled)
                 return compiled.call_arrays(args)
         dynamic, static = self._split(args, kwargs)
         key, leaves, structure, specs = self._key(dynamic, static)
@@ -273,6 +284,7 @@ class Jitted:
         with self._lock:
             self._cache.clear()
             self._fast.clear()
+            self._checked = None
 
     # --- debugging ----------------------------------------------------------------------
     def _log_compile(self, key, specs) -> None:

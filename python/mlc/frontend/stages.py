@@ -213,6 +213,9 @@ def compile_for_call(traced: Traced, dump_name: str) -> "Compiled":
     return lowered._compile(keep_stages=False, dump_name=dump_name, consume=True, fields=fields)
 
 
+NOT_CHECKED = object()  # Compiled.call_checked's "did not run"
+
+
 class Compiled:
     """A compiled signature of a jit function: call it with arguments of that signature."""
 
@@ -312,6 +315,24 @@ class Compiled:
         if self._single:
             return out
         return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
+
+    def call_checked(self, args: tuple):
+        """The results on positional arrays the executable checks natively against its
+        signature (Executable.call_checked), or NOT_CHECKED when it cannot or they do not
+        match (then nothing ran: the caller takes the keyed path)."""
+        if self._aliases:
+            return NOT_CHECKED
+        out = self.executable.call_checked(args)
+        if out is None:
+            return NOT_CHECKED
+        if self._single:
+            return out
+        return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
+
+    @property
+    def checks_natively(self) -> bool:
+        """Whether call_checked can run this executable (many arrays, a native check here)."""
+        return not self._aliases and self.executable._signature is not None
 
     def call_leaves(self, leaves, matched: bool = False):
         """The results on flattened arguments; matched: a jit cache key matched their shapes

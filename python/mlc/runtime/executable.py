@@ -29,6 +29,7 @@ from .libraries import jit_shared_libraries, keep_forever
 from .llvm_backend import JitLinked, LLVMError, object_code, object_codes
 from .memref import (NATIVE_POINTERS_MIN, TensorSpec, checked_argument, data_pointer, data_pointers,
                      make_descriptor, pointer_store)
+from .signature_check import argument_check, signature_arrays
 
 # Every live Executable. In a fork() child they are never destroyed: an ExecutionEngine's
 # destructor joins JIT worker threads that exist only in the parent, and crashes.
@@ -77,6 +78,9 @@ class Executable:
         self._objects = (ctypes.c_int64 * arrays)() if arrays >= NATIVE_POINTERS_MIN else None
         self._targets = (ctypes.c_void_p * arrays)(*pointers[:arrays]) if self._objects is not None else None
         self._store = pointer_store() if self._objects is not None else None
+        # ... and the jit fast path may check their signature natively (call_checked).
+        self._argument_check = argument_check() if self._objects is not None else None
+        self._signature = signature_arrays(self.inputs) if self._argument_check is not None else None
         if table is None:
             self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
             self._arguments = tuple(pointers)
@@ -219,6 +223,20 @@ class Executable:
         arrays = [a if type(a) is np.ndarray and a.flags.c_contiguous else self._check(i, a, s)
                   for i, (a, s) in enumerate(zip(args, self.inputs))]
         return self._invoke(arrays, None)
+
+    def call_checked(self, args: tuple):
+        """The results on `args`, a tuple of exact C-contiguous ndarrays of the signature's
+        shapes and dtypes, checked natively while their pointers are stored
+        (runtime/signature_check.py); None, having called nothing, when one is not that
+        (the caller then takes the checking path) or the check is unavailable here."""
+        if self._signature is None or len(args) != len(self.inputs):
+            return None
+        results = [POOL.empty(s.shape, s.dtype, n) for s, n in zip(self.outputs, self._output_bytes)]
+        with self._lock:
+            if self._argument_check(self._targets, args, *self._signature, results) >= 0:
+                return None
+            self._fn(*self._arguments)
+        return results[0] if len(results) == 1 else tuple(results)
 
     def _invoke(self, arrays: list, outputs: dict | None):
         results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
