@@ -28,7 +28,7 @@ from .buffer_pool import POOL, aligned_bytes
 from .libraries import jit_shared_libraries, keep_forever
 from .llvm_backend import JitLinked, LLVMError, object_code, object_codes
 from .memref import (NATIVE_POINTERS_MIN, TensorSpec, checked_argument, data_pointer, data_pointers,
-                     make_descriptor, pointer_store)
+                     make_descriptor)
 from .signature_check import argument_check, signature_arrays
 
 # Every live Executable. In a fork() child they are never destroyed: an ExecutionEngine's
@@ -73,14 +73,12 @@ class Executable:
             self._descriptors.append(scratch)
         n = len(self._descriptors)
         pointers = [ctypes.addressof(d) for d in self._descriptors]
-        # Many arrays: a call stores their data pointers natively (memref.pointer_store).
+        # Many arrays: a call stores their data pointers natively, and the jit fast path may
+        # check their signature natively in the same pass (call_checked; signature_check.py).
         arrays = len(self.inputs) + len(self.outputs)
-        self._objects = (ctypes.c_int64 * arrays)() if arrays >= NATIVE_POINTERS_MIN else None
-        self._targets = (ctypes.c_void_p * arrays)(*pointers[:arrays]) if self._objects is not None else None
-        self._store = pointer_store() if self._objects is not None else None
-        # ... and the jit fast path may check their signature natively (call_checked).
-        self._argument_check = argument_check() if self._objects is not None else None
-        self._signature = signature_arrays(self.inputs) if self._argument_check is not None else None
+        self._native = argument_check() if arrays >= NATIVE_POINTERS_MIN else None
+        self._targets = (ctypes.c_void_p * arrays)(*pointers[:arrays]) if self._native is not None else None
+        self._signature = signature_arrays(self.inputs) if self._native is not None else None
         if table is None:
             self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
             self._arguments = tuple(pointers)
@@ -233,7 +231,7 @@ class Executable:
             return None
         results = [POOL.empty(s.shape, s.dtype, n) for s, n in zip(self.outputs, self._output_bytes)]
         with self._lock:
-            if self._argument_check(self._targets, args, *self._signature, results) >= 0:
+            if self._native.check(self._targets, args, *self._signature, results) >= 0:
                 return None
             self._fn(*self._arguments)
         return results[0] if len(results) == 1 else tuple(results)
@@ -242,9 +240,8 @@ class Executable:
         results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
                    for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
         with self._lock:
-            if self._store is not None:
-                self._objects[:] = [id(a) for a in arrays + results]  # alive until the call returns
-                self._store(self._targets, self._objects, len(self._objects))
+            if self._native is not None:
+                self._native.store(self._targets, arrays + results)  # (the list alive until the call returns)
             else:
                 for desc, pointer in zip(self._descriptors, data_pointers(arrays + results)):
                     desc.allocated = desc.aligned = pointer

@@ -58,58 +58,9 @@ data_pointers = _read_data_fields if data_pointer is _read_data_field else \
     (lambda arrays: [_ctypes_data(a) for a in arrays])
 
 
-# Many arrays at once: `store(descriptors, objects, n, offset)` reads the data field of each
-# numpy array object in objects[0:n] (their addresses, `id`) and stores it as the
-# allocated and aligned pointer of the descriptor descriptors[i] points to. In Python the
-# same is ~0.2 us per array (read the field, two ctypes stores): an optimizer step over
-# hundreds of parameters spent more on it than on its kernels.
-_STORE_POINTERS_IR = """
-define void @mlc_store_data_pointers(ptr %descriptors, ptr %objects, i64 %n, i64 %offset) {
-entry:
-  %any = icmp sgt i64 %n, 0
-  br i1 %any, label %loop, label %done
-loop:
-  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
-  %object_slot = getelementptr i64, ptr %objects, i64 %i
-  %object = load i64, ptr %object_slot
-  %field_address = add i64 %object, %offset
-  %field = inttoptr i64 %field_address to ptr
-  %data = load ptr, ptr %field
-  %descriptor_slot = getelementptr ptr, ptr %descriptors, i64 %i
-  %descriptor = load ptr, ptr %descriptor_slot
-  store ptr %data, ptr %descriptor
-  %aligned = getelementptr ptr, ptr %descriptor, i64 1
-  store ptr %data, ptr %aligned
-  %next = add i64 %i, 1
-  %more = icmp slt i64 %next, %n
-  br i1 %more, label %loop, label %done
-done:
-  ret void
-}
-"""
-STORE_POINTERS = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
-# From this many arrays on, a call stores their pointers natively: below it, the native
-# call and the list of object addresses cost more than the stores they replace.
+# From this many arrays on, a call stores their pointers natively (runtime/signature_check.py):
+# below it, the native call costs more than the stores it replaces.
 NATIVE_POINTERS_MIN = 16
-
-
-@functools.cache
-def pointer_store():
-    """store(descriptors, objects, n) (its code stays mapped while the function lives), or
-    None where numpy's data field is not read directly (then `data_pointers` is numpy's own
-    answer) or LLVM fails."""
-    if data_pointer is not _read_data_field:
-        return None
-    from .llvm_backend import JitLinked, LLVMError, object_code
-    try:
-        linked = JitLinked(object_code(_STORE_POINTERS_IR, 1))
-        store = STORE_POINTERS(linked.address("mlc_store_data_pointers"))
-    except LLVMError:
-        return None
-
-    def store_all(descriptors, objects, n: int, _code=linked) -> None:
-        store(descriptors, objects, n, _DATA_OFFSET)
-    return store_all
 
 
 @dataclass(frozen=True)

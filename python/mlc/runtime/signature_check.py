@@ -1,5 +1,6 @@
 """A call's arguments checked against the compiled signature natively, their data pointers
-stored in the same pass: the jit fast path of calls with many arrays.
+stored in the same pass: the jit fast path of calls with many arrays (and, with no
+arguments to check, the pointer store of any call with many arrays).
 
     check(descriptors, argument_items, n, nds, dims, type_nums, ndarray_type,
           result_items, n_results) -> -1, or the index of the first argument that is not
@@ -179,11 +180,32 @@ def _probe() -> bool:
     return True
 
 
+class NativeArguments:
+    """The compiled check (module docstring), kept mapped while this lives."""
+
+    def __init__(self, linked):
+        self._linked = linked
+        self._check = CHECK(linked.address("mlc_check_arguments"))
+        self._ndarray = id(np.ndarray)
+
+    def check(self, descriptors, args: tuple, nds, dims, types, results: list) -> int:
+        """-1 once `args` (a tuple) matched the signature (nds, dims, types) and their and
+        `results`' (a list) pointers are stored; else the first bad argument (nothing stored
+        for the results). The caller keeps both alive until the call returns."""
+        return self._check(descriptors, id(args) + _ITEMS_OFFSET, len(args), nds, dims, types, self._ndarray,
+                           _read(id(results) + _ITEMS_OFFSET), len(results))
+
+    def store(self, descriptors, arrays: list) -> None:
+        """The data pointers of `arrays` (a list of ndarrays, checked by the caller) stored as
+        the allocated and aligned pointers of descriptors[0:len(arrays)]."""
+        self._check(descriptors, _ITEMS_OFFSET + id(()), 0, None, None, None, self._ndarray,
+                    _read(id(arrays) + _ITEMS_OFFSET), len(arrays))
+
+
 @functools.cache
-def argument_check():
-    """check(descriptors, args, nds, dims, types, results) -> -1 or the first bad argument
-    (module docstring; `args` a tuple, `results` a list, both kept alive by the caller), or
-    None where the layouts were not confirmed or LLVM fails."""
+def argument_check() -> NativeArguments | None:
+    """The native argument check and pointer store, or None where the layouts were not
+    confirmed or LLVM fails (then the caller's Python does both)."""
     if sys.byteorder != "little" or ctypes.sizeof(ctypes.c_void_p) != 8:
         return None
     try:
@@ -194,17 +216,9 @@ def argument_check():
     from .llvm_backend import JitLinked, LLVMError, object_code
     text = _IR.format(type=_TYPE_OFFSET, c_contiguous=C_CONTIGUOUS, **_OFFSETS)
     try:
-        linked = JitLinked(object_code(text, 1))
-        check = CHECK(linked.address("mlc_check_arguments"))
+        return NativeArguments(JitLinked(object_code(text, 1)))
     except LLVMError:
         return None
-    ndarray = id(np.ndarray)
-    read = ctypes.c_void_p.from_address
-
-    def check_all(descriptors, args: tuple, nds, dims, types, results: list, _code=linked) -> int:
-        return check(descriptors, id(args) + _ITEMS_OFFSET, len(args), nds, dims, types, ndarray,
-                     read(id(results) + _ITEMS_OFFSET).value, len(results))
-    return check_all
 
 
 def signature_arrays(specs) -> tuple | None:

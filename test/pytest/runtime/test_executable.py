@@ -289,7 +289,7 @@ def test_packed_interface_from_the_disk_cache(jit, tmp_path, monkeypatch):
 @pytest.mark.parametrize("native,jit", [(True, "orc"), (False, "orc"), (True, "execution-engine")])
 def test_many_arrays_store_their_pointers_natively_or_not(native, jit, monkeypatch):
     """From memref.NATIVE_POINTERS_MIN arrays on, a call stores the data pointers with the
-    native helper; without it (numpy's field not readable directly) the Python stores. Both
+    native helper (signature_check.py); without it (numpy's layout not confirmed) the Python stores. Both
     see new arrays at every call: other inputs, a non-contiguous one (copied), fresh results;
     also through the ExecutionEngine's packed wrapper (its table of cells, with the limit
     lowered so that the call goes through it)."""
@@ -297,13 +297,13 @@ def test_many_arrays_store_their_pointers_natively_or_not(native, jit, monkeypat
     from mlc.options import CompileOptions
     from mlc.runtime import executable, memref
     if not native:
-        monkeypatch.setattr(executable, "pointer_store", lambda: None)
+        monkeypatch.setattr(executable, "argument_check", lambda: None)
     if jit == "execution-engine":
         monkeypatch.setattr(abi, "MAX_DIRECT_ARGUMENTS", 4)
     n = memref.NATIVE_POINTERS_MIN
     fn, (xs, s) = _many_arrays(n)
     compiled = mlc.jit(fn, options=CompileOptions(jit=jit)).lower(xs, s).compile()
-    assert compiled.executable._objects is not None
+    assert (compiled.executable._native is not None) == native
     rng = np.random.default_rng(7)
     for _ in range(3):
         ys = [rng.standard_normal(3).astype(np.float32) for _ in range(n)]
