@@ -349,6 +349,10 @@ class Compiled:
         return unflatten(self.lowered.out_structure, list(out))
 
     def __call__(self, *args):
+        if self.checks_natively:  # many arrays: checked natively first (call_checked)
+            out = self.call_checked(args)
+            if out is not NOT_CHECKED:
+                return out
         leaves, _ = flatten(list(args))
         return self.call_leaves(leaves)
 

@@ -151,3 +151,17 @@ def test_threads_share_the_checked_executable(rng):
 
     run_threads(work, 4)
     assert not failures
+
+
+def test_the_staged_compiled_object_checks_natively_too(rng):
+    """jit(f).lower(...).compile() called directly: matching arrays take the native check,
+    anything else (here a Python scalar rate, a strided parameter) its flattening path."""
+    args = _arrays(rng)
+    compiled = mlc.jit(_step).lower(*args).compile()
+    assert compiled.checks_natively
+    _assert_step(compiled(*args), args)
+    fresh = _arrays(rng)
+    _assert_step(compiled(*fresh), fresh)
+    for what, changed in _mismatches(rng, args):
+        if what in ("strided", "transposed", "python scalar rate"):
+            _assert_step(compiled(*changed), changed)
