@@ -751,17 +751,13 @@ NOTES: dict[str, str] = {
                      "(16.8 MB written, then read for 512 elements); two passes over the logits (max, exp-sum)"),
     "adam_update": ("one multi-output kernel (w', m', v' in one pass) with non-temporal stores (59 MB of traffic, "
                     "was 84 with the stores' line reads) plus 2 scalar kernels for the bias corrections"),
-    "sgd_many_params": ("slower than numpy (0.60x, 0.76x and 0.67x in the ninth, tenth and eleventh sessions' runs; "
-                        "0.87x in another eleventh-session run: 229 against 198 us), faster than jax.jit "
-                        "(1.29x, 1.65x, 1.26x; its dispatch pays per array too): the kernels and the call of 302 arguments take ~0.09-0.13 ms; the rest is Python per "
-                        "array (the pytree walk, the signature key, the argument checks, the result arrays, ~1 us "
-                        "each). The ninth session cut the key (a dtype string per leaf), the walk (a list of leaves "
-                        "taken whole) and the pointer stores (a native helper): 435-730 -> 281-375 us in alternating "
-                        "processes. Both numpy and MLC pay page faults on their 100 new 16 KB results whenever glibc "
-                        "has given the heap's top back to the system (2-3x on either, by process history). Compile "
-                        "0.65 s against jax.jit's 0.14 (linear in the parameters). Since this row (2026-12-06 02:22 UTC): "
-                        "the call goes through a packed table (302 arguments: raw call 84-94 -> 68-78 us) and a cache "
-                        "hit checks only each array's layout"),
+    "sgd_many_params": ("the Python per-array dispatch was the cost (0.60x, 0.76x and 0.67x numpy in the ninth, "
+                        "tenth and eleventh sessions' earlier runs): with 16 arrays or more a call's arguments are "
+                        "now checked against the compiled signature and their pointers stored in one native call "
+                        "(runtime/signature_check.py: numpy's array struct and CPython's tuple read directly, "
+                        "layouts probed once), no key built: 208-250 -> ~100 us a call, of which the kernels ~56 "
+                        "and the 100 result arrays ~22. Compile 0.47-0.65 s against jax.jit's 0.11-0.14 (linear "
+                        "in the parameters)"),
     "patch_embed": "patchify is a transpose copy, then one GEMM (the batch folds into M)",
     "rmsnorm": "one row kernel (cost: 1 kernel, 50.9 MB read); memory-bound",
     "depthwise_separable": ("depthwise 3x3 on mlc-direct-conv's channel-vectorized kernel (16.8 -> 6.1 ms alone), pointwise "
