@@ -101,34 +101,26 @@ def _unit(stride) -> bool:
     return isinstance(stride, int) and stride == 1
 
 
-def _plus(base: ir.Value, i) -> ir.Value:
-    """base + i for an int i (0: base itself) or an index value."""
-    return base if isinstance(i, int) and i == 0 else arith.addi(base, _idx(i))
-
-
-def _min(a, b):
-    return arith.minsi(a, b)
-
-
-def _ceil_div(a, b: int):
-    return arith.divui(arith.addi(a, _index(b - 1)), _index(b))
-
-
 # Index arithmetic on sizes that are ints (folded here) or index values (emitted): one
-# kernel emitter serves a static shape and a runtime-sized kernel (direct_conv.py).
+# kernel emitter serves a static shape and a runtime-sized kernel (gemm_library.py,
+# conv_library.py).
 def _imul(a, b):
     return a * b if isinstance(a, int) and isinstance(b, int) else arith.muli(_idx(a), _idx(b))
 
 
 def _iadd(a, b):
-    return a + b if isinstance(a, int) and isinstance(b, int) else arith.addi(_idx(a), _idx(b))
+    """a + b; a value plus the int 0 is the value itself."""
+    if isinstance(b, int) and (isinstance(a, int) or b == 0):
+        return a + b if isinstance(a, int) else a
+    return arith.addi(_idx(a), _idx(b))
 
 
 def _icdiv(a, b):
     """ceil(a / b) for a, b > 0."""
     if isinstance(a, int) and isinstance(b, int):
         return -(-a // b)
-    return arith.divui(arith.addi(_idx(a), arith.subi(_idx(b), _index(1))), _idx(b))
+    minus_one = _index(b - 1) if isinstance(b, int) else arith.subi(b, _index(1))
+    return arith.divui(arith.addi(_idx(a), minus_one), _idx(b))
 
 
 def _imin(a, b):
@@ -293,7 +285,7 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
     multiple of 4, so pairs never straddle it); element by element.
     """
     src_el = ir.MemRefType(src.type).element_type
-    rows, padded = (_ceil_div(kc, 2), arith.divui(kcp, _index(2))) if pairs else (kc, kcp)
+    rows, padded = (_icdiv(kc, 2), arith.divui(kcp, _index(2))) if pairs else (kc, kcp)
     kc_end = arith.addi(p0_block, kc) if pairs else None
     side = 0 if tile_minor or pairs else _square_block(tile, lanes)
     ragged = _ragged(tiles_total, tile)
@@ -337,7 +329,7 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
 
                     def element(i) -> None:
                         """Panel element i of this row (`i` an int, or an index value)."""
-                        ti = _plus(t, i)
+                        ti = _iadd(t, i)
                         ok = None
                         if ragged:  # the last panel reads past the matrix: zeros
                             ok = arith.cmpi(arith.CmpIPredicate.slt, ti, _idx(tiles_total))
@@ -345,7 +337,7 @@ def _pack(src: ir.Value, dst: ir.Value, t0_block, p0_block, kc, kcp, tile: int,
                         x = row(lambda k: _convert(memref.load(src, [ti, k]), compute, unsigned), compute)
                         if ok is not None:
                             x = arith.select(ok, x, zero_c)
-                        memref.store(x, dst, [_plus(dst_at, i)])
+                        memref.store(x, dst, [_iadd(dst_at, i)])
 
                     if isinstance(tiles_total, int) or tile <= 8:  # unrolled: the panel's elements
                         for i in range(tile):
@@ -554,11 +546,11 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
     else:  # runtime sizes: one part per thread (a part past the end has empty loops)
         parts, mc, nc = prob.threads, bl.mc, bl.nc
         extent, unit = (_idx(prob.m), bl.mr) if split_m else (_idx(prob.n), bl.nr)
-        chunk = arith.muli(_ceil_div(_ceil_div(extent, unit), parts), _index(unit))
-        rows, cols = (_min(_idx(prob.m), chunk), _idx(prob.n)) if split_m else (_idx(prob.m), _min(_idx(prob.n), chunk))
-        kc_max = _min(_index(bl.kc), arith.muli(_ceil_div(_idx(prob.k), 4), _index(4)))
-        a_size = arith.muli(_min(_index(mc), arith.muli(_ceil_div(rows, bl.mr), _index(bl.mr))), kc_max)
-        b_size = arith.muli(_min(_index(nc), arith.muli(_ceil_div(cols, bl.nr), _index(bl.nr))), kc_max)
+        chunk = arith.muli(_icdiv(_icdiv(extent, unit), parts), _index(unit))
+        rows, cols = (_imin(_idx(prob.m), chunk), _idx(prob.n)) if split_m else (_idx(prob.m), _imin(_idx(prob.n), chunk))
+        kc_max = _imin(_index(bl.kc), arith.muli(_icdiv(_idx(prob.k), 4), _index(4)))
+        a_size = arith.muli(_imin(_index(mc), arith.muli(_icdiv(rows, bl.mr), _index(bl.mr))), kc_max)
+        b_size = arith.muli(_imin(_index(nc), arith.muli(_icdiv(cols, bl.nr), _index(bl.nr))), kc_max)
 
     def panel_buffer(size):
         """A 64-byte aligned 1-D buffer of `size` (an int or an index value) compute elements."""
@@ -569,7 +561,7 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
 
     def body(t):
         lo = arith.muli(t, _idx(chunk)) if t is not None else _index(0)
-        hi = _min(arith.addi(lo, _idx(chunk)), _idx(extent)) if t is not None else _idx(extent)
+        hi = _imin(arith.addi(lo, _idx(chunk)), _idx(extent)) if t is not None else _idx(extent)
         m_lo, m_hi = (lo, hi) if split_m else (_index(0), _idx(prob.m))
         n_lo, n_hi = (_index(0), _idx(prob.n)) if split_m else (lo, hi)
         ap = panel_buffer(a_size)
@@ -578,12 +570,12 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
         loop_jc = _for(n_lo, n_hi, nc)
         with ir.InsertionPoint(loop_jc.body):
             jc = loop_jc.induction_variable
-            n_panels = _ceil_div(_min(_index(nc), arith.subi(n_hi, jc)), bl.nr)
+            n_panels = _icdiv(_imin(_index(nc), arith.subi(n_hi, jc)), bl.nr)
             loop_pc = _for(0, prob.k, bl.kc)
             with ir.InsertionPoint(loop_pc.body):
                 pc = loop_pc.induction_variable
-                kc = _min(_index(bl.kc), arith.subi(_idx(prob.k), pc))
-                kcp = arith.muli(_ceil_div(kc, 4), _index(4))
+                kc = _imin(_index(bl.kc), arith.subi(_idx(prob.k), pc))
+                kcp = arith.muli(_icdiv(kc, 4), _index(4))
                 first_block = lambda: arith.cmpi(arith.CmpIPredicate.eq, pc, _index(0))  # noqa: E731
                 if isinstance(prob.beta_zero, ir.Value):  # the first K block overwrites C when asked
                     overwrite = arith.andi(prob.beta_zero, first_block())
@@ -596,7 +588,7 @@ def emit_gemm(prob: GemmProblem, a: Operand, b: Operand, c: Operand) -> None:
                 loop_ic = _for(m_lo, m_hi, mc)
                 with ir.InsertionPoint(loop_ic.body):
                     ic = loop_ic.induction_variable
-                    m_panels = _ceil_div(_min(_index(mc), arith.subi(m_hi, ic)), bl.mr)
+                    m_panels = _icdiv(_imin(_index(mc), arith.subi(m_hi, ic)), bl.mr)
                     _pack(a_src, ap, ic, pc, kc, kcp, bl.mr, m_panels, a_minor, prob.m, prob.compute, a.unsigned,
                           prob.pairs, bl.lanes)
                     loop_jr = _for(0, n_panels, 1)
