@@ -1,11 +1,13 @@
 """A call's arguments checked against the compiled signature natively, their data pointers
-stored in the same pass: the jit fast path of calls with many arrays (and, with no
-arguments to check, the pointer store of any call with many arrays).
+stored once they all match: the jit fast path of calls with many arrays (and the pointer
+store alone of any call with many arrays).
 
     check(descriptors, argument_items, n, nds, dims, type_nums, ndarray_type,
           result_items, n_results) -> -1, or the index of the first argument that is not
           an exact, C-contiguous, native-endian ndarray of the expected rank, sizes and
-          dtype (then nothing was called, and the caller takes the Python path)
+          dtype (then nothing was stored or called, and the caller takes the Python path)
+    store(descriptors, items, n)   the data pointers alone (checked arrays), the same
+                                   loop the check runs on its arguments and results
 
 An optimizer step over 100 parameters passes 201 arrays: in Python the signature key (shape
 and dtype of each) and the layout checks cost ~0.45 us an array, ~90 us of a call whose
@@ -44,11 +46,33 @@ C_CONTIGUOUS = 0x1  # NPY_ARRAY_C_CONTIGUOUS
 CHECKED_KINDS = "biufc"
 
 _IR = """
+define void @mlc_store_pointers(ptr %descriptors, ptr %items, i64 %n) {{
+entry:
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %array, label %done
+array:
+  %i = phi i64 [ 0, %entry ], [ %i_next, %array ]
+  %slot = getelementptr ptr, ptr %items, i64 %i
+  %object = load ptr, ptr %slot
+  %data_field = getelementptr i8, ptr %object, i64 {data}
+  %data = load ptr, ptr %data_field
+  %descriptor_slot = getelementptr ptr, ptr %descriptors, i64 %i
+  %descriptor = load ptr, ptr %descriptor_slot
+  store ptr %data, ptr %descriptor
+  %aligned = getelementptr ptr, ptr %descriptor, i64 1
+  store ptr %data, ptr %aligned
+  %i_next = add i64 %i, 1
+  %more = icmp slt i64 %i_next, %n
+  br i1 %more, label %array, label %done
+done:
+  ret void
+}}
+
 define i64 @mlc_check_arguments(ptr %descriptors, ptr %items, i64 %n, ptr %nds, ptr %dims, ptr %types,
                                 ptr %ndarray, ptr %results, i64 %n_results) {{
 entry:
   %any = icmp sgt i64 %n, 0
-  br i1 %any, label %argument, label %outputs
+  br i1 %any, label %argument, label %checked
 argument:
   %i = phi i64 [ 0, %entry ], [ %i_next, %next ]
   %dim0 = phi i64 [ 0, %entry ], [ %dim_next, %next ]
@@ -91,7 +115,7 @@ sizes:
   %dims_field = getelementptr i8, ptr %object, i64 {dims}
   %shape = load ptr, ptr %dims_field
   %has_dims = icmp sgt i64 %expected_nd, 0
-  br i1 %has_dims, label %size, label %store
+  br i1 %has_dims, label %size, label %next
 size:
   %k = phi i64 [ 0, %sizes ], [ %k_next, %size_next ]
   %size_slot = getelementptr i64, ptr %shape, i64 %k
@@ -104,47 +128,24 @@ size:
 size_next:
   %k_next = add i64 %k, 1
   %more_sizes = icmp slt i64 %k_next, %expected_nd
-  br i1 %more_sizes, label %size, label %store
-store:
-  %data_field = getelementptr i8, ptr %object, i64 {data}
-  %data = load ptr, ptr %data_field
-  %descriptor_slot = getelementptr ptr, ptr %descriptors, i64 %i
-  %descriptor = load ptr, ptr %descriptor_slot
-  store ptr %data, ptr %descriptor
-  %aligned = getelementptr ptr, ptr %descriptor, i64 1
-  store ptr %data, ptr %aligned
-  br label %next
+  br i1 %more_sizes, label %size, label %next
 next:
   %dim_next = add i64 %dim0, %expected_nd
   %i_next = add i64 %i, 1
   %more = icmp slt i64 %i_next, %n
-  br i1 %more, label %argument, label %outputs
+  br i1 %more, label %argument, label %checked
 bad:
   ret i64 %i
-outputs:
-  %any_result = icmp sgt i64 %n_results, 0
-  br i1 %any_result, label %result, label %done
-result:
-  %j = phi i64 [ 0, %outputs ], [ %j_next, %result ]
-  %result_slot = getelementptr ptr, ptr %results, i64 %j
-  %result_object = load ptr, ptr %result_slot
-  %result_data_field = getelementptr i8, ptr %result_object, i64 {data}
-  %result_data = load ptr, ptr %result_data_field
-  %at = add i64 %j, %n
-  %result_descriptor_slot = getelementptr ptr, ptr %descriptors, i64 %at
-  %result_descriptor = load ptr, ptr %result_descriptor_slot
-  store ptr %result_data, ptr %result_descriptor
-  %result_aligned = getelementptr ptr, ptr %result_descriptor, i64 1
-  store ptr %result_data, ptr %result_aligned
-  %j_next = add i64 %j, 1
-  %more_results = icmp slt i64 %j_next, %n_results
-  br i1 %more_results, label %result, label %done
-done:
+checked:
+  call void @mlc_store_pointers(ptr %descriptors, ptr %items, i64 %n)
+  %result_descriptors = getelementptr ptr, ptr %descriptors, i64 %n
+  call void @mlc_store_pointers(ptr %result_descriptors, ptr %results, i64 %n_results)
   ret i64 -1
 }}
 """
 CHECK = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_void_p] * 2, ctypes.c_int64, *[ctypes.c_void_p] * 5,
                          ctypes.c_int64)
+STORE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
 
 
 def _read(address: int, ctype=ctypes.c_void_p):
@@ -181,25 +182,25 @@ def _probe() -> bool:
 
 
 class NativeArguments:
-    """The compiled check (module docstring), kept mapped while this lives."""
+    """The compiled check and store (module docstring), kept mapped while this lives."""
 
     def __init__(self, linked):
         self._linked = linked
         self._check = CHECK(linked.address("mlc_check_arguments"))
+        self._store = STORE(linked.address("mlc_store_pointers"))
         self._ndarray = id(np.ndarray)
 
     def check(self, descriptors, args: tuple, nds, dims, types, results: list) -> int:
         """-1 once `args` (a tuple) matched the signature (nds, dims, types) and their and
-        `results`' (a list) pointers are stored; else the first bad argument (nothing stored
-        for the results). The caller keeps both alive until the call returns."""
+        `results`' (a list) pointers are stored; else the first bad argument (nothing
+        stored). The caller keeps both alive until the call returns."""
         return self._check(descriptors, id(args) + _ITEMS_OFFSET, len(args), nds, dims, types, self._ndarray,
                            _read(id(results) + _ITEMS_OFFSET), len(results))
 
     def store(self, descriptors, arrays: list) -> None:
         """The data pointers of `arrays` (a list of ndarrays, checked by the caller) stored as
         the allocated and aligned pointers of descriptors[0:len(arrays)]."""
-        self._check(descriptors, _ITEMS_OFFSET + id(()), 0, None, None, None, self._ndarray,
-                    _read(id(arrays) + _ITEMS_OFFSET), len(arrays))
+        self._store(descriptors, _read(id(arrays) + _ITEMS_OFFSET), len(arrays))
 
 
 @functools.cache
