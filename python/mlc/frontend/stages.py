@@ -311,7 +311,10 @@ class Compiled:
     def call_arrays(self, arrays):
         """The fast path: positional numpy arrays whose shapes and dtypes a jit cache key
         matched to the compiled signature's."""
-        out = self._run(arrays, matched=True)
+        return self._structured(self._run(arrays, matched=True))
+
+    def _structured(self, out):
+        """The executable's results (one array, or a tuple) in the function's output nesting."""
         if self._single:
             return out
         return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
@@ -323,16 +326,12 @@ class Compiled:
         if self._aliases:
             return NOT_CHECKED
         out = self.executable.call_checked(args)
-        if out is None:
-            return NOT_CHECKED
-        if self._single:
-            return out
-        return unflatten(self.lowered.out_structure, list(out) if isinstance(out, tuple) else [out])
+        return NOT_CHECKED if out is None else self._structured(out)
 
     @property
     def checks_natively(self) -> bool:
         """Whether call_checked can run this executable (many arrays, a native check here)."""
-        return not self._aliases and self.executable._signature is not None
+        return not self._aliases and self.executable.checks_natively
 
     def call_leaves(self, leaves, matched: bool = False):
         """The results on flattened arguments; matched: a jit cache key matched their shapes
@@ -343,10 +342,7 @@ class Compiled:
             arrays = [x if isinstance(x, np.ndarray) else np.asarray(x, dtype=spec[1])
                       for x, spec in zip(leaves, self.lowered.in_specs)]
             out = self._run(arrays)
-        if self._single:
-            return out
-        out = out if isinstance(out, tuple) else (out,)
-        return unflatten(self.lowered.out_structure, list(out))
+        return self._structured(out)
 
     def __call__(self, *args):
         if self.checks_natively:  # many arrays: checked natively first (call_checked)

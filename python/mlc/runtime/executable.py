@@ -229,16 +229,26 @@ class Executable:
         (the caller then takes the checking path) or the check is unavailable here."""
         if self._signature is None or len(args) != len(self.inputs):
             return None
-        results = [POOL.empty(s.shape, s.dtype, n) for s, n in zip(self.outputs, self._output_bytes)]
+        results = self._results(None)
         with self._lock:
             if self._native.check(self._targets, args, *self._signature, results) >= 0:
                 return None
             self._fn(*self._arguments)
         return results[0] if len(results) == 1 else tuple(results)
 
+    @property
+    def checks_natively(self) -> bool:
+        """Whether call_checked can run here (many arrays, the native check available,
+        dtypes it compares whole)."""
+        return self._signature is not None
+
+    def _results(self, outputs: dict | None) -> list:
+        """The result arrays of a call: `outputs[k]` where given (a donated argument), else new."""
+        return [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
+                for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
+
     def _invoke(self, arrays: list, outputs: dict | None):
-        results = [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
-                   for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
+        results = self._results(outputs)
         with self._lock:
             if self._native is not None:
                 self._native.store(self._targets, arrays + results)  # (the list alive until the call returns)
