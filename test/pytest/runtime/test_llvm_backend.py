@@ -71,6 +71,52 @@ def _disassemble(code: bytes, tmp_path) -> str:
     return done.stdout
 
 
+VECTOR_LOOP = """
+define void @axpy(ptr %x, ptr %y, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %j, %loop ]
+  %px = getelementptr float, ptr %x, i64 %i
+  %py = getelementptr float, ptr %y, i64 %i
+  %a = load <8 x float>, ptr %px, align 4
+  %b = load <8 x float>, ptr %py, align 4
+  %c = call <8 x float> @llvm.fma.v8f32(<8 x float> %a, <8 x float> splat (float 2.0), <8 x float> %b)
+  store <8 x float> %c, ptr %py, align 4
+  %j = add i64 %i, 8
+  %done = icmp sge i64 %j, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+declare <8 x float> @llvm.fma.v8f32(<8 x float>, <8 x float>, <8 x float>)
+"""
+
+
+def test_a_reused_target_machine_emits_what_a_new_one_does(monkeypatch):
+    """object_code keeps its target machines for the next compile (one per CPU, features and
+    level for each compile at once): interleaved CPUs, levels, failures and threads give
+    the objects a machine made for each compile gives."""
+    import concurrent.futures
+    cases = [(ADD_ONE, 2, None), (VECTOR_LOOP, 2, None), (VECTOR_LOOP, 0, None), (VECTOR_LOOP, 2, "x86-64-v2"),
+             (VECTOR_LOOP, 3, None)]
+
+    def compile_all():
+        return [object_code(text, level, cpu) for text, level, cpu in cases]
+
+    reused = compile_all()
+    with pytest.raises(LLVMError):
+        object_code("garbage")  # a failed compile gives its machine back too
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        threaded = list(pool.map(lambda _: compile_all(), range(8)))
+    fresh = []
+    for text, level, cpu in cases:
+        monkeypatch.setattr(llvm_backend, "_MACHINES", llvm_backend._MachinePool())  # a new machine
+        fresh.append(object_code(text, level, cpu))
+    assert reused == fresh and all(t == fresh for t in threaded)
+    assert len({*fresh}) == len(cases)  # the cases differ: each object is its own
+
+
 def test_invalid_ir_names_the_line():
     with pytest.raises(LLVMError, match=r"invalid LLVM IR: .*:3:.*"):
         object_code("define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %z\n}\n")

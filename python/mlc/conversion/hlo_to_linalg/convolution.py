@@ -72,7 +72,7 @@ from ... import config
 from ...dialects.hlo.shape_rules import convolution_layout
 from ...dialects.hlo.types import is_float
 from ...codegen.views import reassociation
-from .registry import PARALLEL, REDUCTION, empty, generic, lowering
+from .registry import PARALLEL, REDUCTION, empty, fill, generic, lowering
 from .scalar import combine, const, convert_scalar
 from .slicing import extract_slice, insert_slice, pad_tensor
 
@@ -119,7 +119,7 @@ def _pad_borders(source: ir.Value, low: list[int], high: list[int]) -> ir.Value:
             # Dims before d: padded extent (already bordered); after d: the source's interior rows.
             shape = [padded_shape[i] if i < d else (width if i == d else t.shape[i]) for i in range(t.rank)]
             offsets = [0 if i < d else (start if i == d else low[i]) for i in range(t.rank)]
-            slab = linalg.fill(const(et, 0), outs=[empty(ir.RankedTensorType.get(shape, et))])
+            slab = fill(const(et, 0), empty(ir.RankedTensorType.get(shape, et)))
             result = insert_slice(slab, result, offsets)
     return result
 
@@ -179,7 +179,7 @@ def _im2col(source: ir.Value, c, rhs: ir.RankedTensorType, kernel: ir.Value, res
     rows, depth = n * oh * ow, kh * kw * ci
     matrix = _reshape(col, [rows, depth], [[0, 1, 2], [3, 4, 5]], expand=False)
     weights = _reshape(kernel, [depth, co], [[0, 1, 2], [3]], expand=False)
-    init = linalg.fill(const(et, 0), outs=[empty(ir.RankedTensorType.get([rows, co], et))])
+    init = fill(const(et, 0), empty(ir.RankedTensorType.get([rows, co], et)))
     # A named matmul: elementwise fusion and reshape propagation leave it alone (as a
     # generic they would fold the im2col copies back in); codegen generalizes it later.
     product = linalg.matmul(matrix, weights, outs=[init])
@@ -191,7 +191,7 @@ def _direct(source: ir.Value, c, kernel: ir.Value, result_type) -> ir.Value:
     (cut to what the windows read) and the HWIO kernel, which mlc-direct-conv lowers to
     register-tiled code (codegen/direct_conv.py). A named op, so elementwise fusion leaves
     it alone."""
-    init = linalg.fill(const(result_type.element_type, 0), outs=[empty(result_type)])
+    init = fill(const(result_type.element_type, 0), empty(result_type))
     product = linalg.conv_2d_nhwc_hwcf(source, kernel, outs=[init], strides=list(c.strides),
                                        dilations=list(c.rhs_dilation))
     product.owner.attributes[ZERO_INIT] = ir.UnitAttr.get()
@@ -301,7 +301,7 @@ def lower_convolution(op, sig):
         kernel = _reshape(kernel, [kh, kw, channels], [[0], [1], [2, 3]], expand=False)
         x = _transposed(_covered(source, c, rhs, result_type), nhwc)
         nhwc_result = ir.RankedTensorType.get([result_type.shape[d] for d in out_nhwc], et)
-        init = linalg.fill(const(et, 0), outs=[empty(nhwc_result)])
+        init = fill(const(et, 0), empty(nhwc_result))
         product = linalg.depthwise_conv_2d_nhwc_hwc(x, kernel, outs=[init], strides=list(c.strides),
                                                     dilations=list(c.rhs_dilation))
         product.owner.attributes[ZERO_INIT] = ir.UnitAttr.get()
@@ -341,7 +341,7 @@ def lower_convolution(op, sig):
     maps = [ir.AffineMap.get(n_loops, 0, lhs_exprs), ir.AffineMap.get(n_loops, 0, rhs_exprs),
             ir.AffineMap.get(n_loops, 0, [_dim(G), _dim(O)]), ir.AffineMap.get(n_loops, 0, out_exprs)]
     iterators = [PARALLEL] * (3 + n) + [REDUCTION] * (1 + n)
-    init = linalg.fill(const(et, 0), outs=[empty(result_type)])
+    init = fill(const(et, 0), empty(result_type))
 
     def body(x, w, _shape, acc):
         x = convert_scalar(x, lhs.element_type, et, sig.operand_unsigned(0), sig.result_unsigned())

@@ -16,7 +16,7 @@ from mlir.dialects import arith, linalg
 
 from ...dialects.hlo.types import is_float
 
-from .registry import PARALLEL, REDUCTION, empty, generic, lowering, projection
+from .registry import PARALLEL, REDUCTION, empty, fill, generic, lowering, projection
 from .scalar import combine, const, convert_scalar
 
 
@@ -91,7 +91,7 @@ def lower_dot_general(op, sig):
 
     result_type = op.results[0].type
     et = result_type.element_type
-    init = linalg.fill(const(et, 0), outs=[empty(result_type)])
+    init = fill(const(et, 0), empty(result_type))
     out_loops = list(range(nc, n_loops)) if reduce_outside else list(range(contract_base))
     maps = [projection(n_loops, [lhs_loop[d] for d in range(lhs.rank)]),
             projection(n_loops, [rhs_loop[d] for d in range(rhs.rank)]),

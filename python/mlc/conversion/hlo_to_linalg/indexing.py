@@ -26,14 +26,14 @@ import math
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import arith, tensor
 
 from ...codegen.parallel import worth_work
 from ...codegen.target import num_threads
 from ...dialects.hlo.types import is_bool
 from .loops import for_nest, for_range, forall_slices, if_else
 from .loops import index as _index
-from .registry import PARALLEL, REDUCTION, empty, generic, identity_map, loop_index, lowering, projection
+from .registry import PARALLEL, REDUCTION, empty, fill, generic, identity_map, loop_index, lowering, projection
 from .scalar import IDENTITIES, combine, identity
 from .slicing import clamp_start, to_index
 
@@ -181,7 +181,7 @@ def _privatized(operand: ir.Value, updates_shape: list[int], kind: str, unsigned
 
     def fill_copy(ivs, slices):
         (c,), (own,) = ivs, slices
-        own = linalg.fill(identity(kind, et, unsigned), outs=[own])
+        own = fill(identity(kind, et, unsigned), own)
         first = arith.muli(c, _index(share))
         last = arith.minsi(arith.addi(first, _index(share)), _index(updates_shape[0]))
 

@@ -31,11 +31,11 @@ from __future__ import annotations
 import math
 
 from mlir import ir
-from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import arith, tensor
 
 from ...dialects.hlo.types import element_bits, is_bool, is_float
 from .loops import along, for_range, index
-from .registry import PARALLEL, empty, generic, identity_map
+from .registry import PARALLEL, empty, fill, generic, identity_map
 from .slicing import extract_slice
 
 # Digit widths tried: 8 bits (256 buckets) suit rows of hundreds of elements, 11 bits (3
@@ -189,7 +189,7 @@ def radix_passes(n: int, bits: int, count: ir.Value, kinds: list[ir.Type], shift
     idx = ir.IndexType.get()
 
     # One read of the row counts the digits of every pass.
-    zeros = linalg.fill(index(0), outs=[empty(ir.RankedTensorType.get([passes * buckets], idx))])
+    zeros = fill(index(0), empty(ir.RankedTensorType.get([passes * buckets], idx)))
 
     def count_digits(i, state):
         (counts,) = state

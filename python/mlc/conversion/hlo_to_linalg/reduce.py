@@ -20,12 +20,12 @@ from __future__ import annotations
 import math
 
 from mlir import ir
-from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import arith, tensor
 
 from ...dialects.hlo.shape_rules import optional_per_dim, padding_pairs
 from ...dialects.hlo.types import is_bool, is_float
 
-from .registry import (PARALLEL, REDUCTION, empty, generic, identity_map, loop_index,
+from .registry import (PARALLEL, REDUCTION, empty, fill, generic, identity_map, loop_index,
                        lowering, projection)
 from .scalar import combine, const, extreme, identity
 from .constant import splat_value
@@ -68,7 +68,7 @@ def lower_reduce(op, sig):
     kind = sig.attributes["kind"]
     et = x.element_type
     unsigned = sig.operand_unsigned(0)
-    init = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(result_type)])
+    init = fill(tensor.extract(op.operands[1], []), empty(result_type))
     n = x.shape[-1] if x.rank else 0
     neutral = identity(kind, et, unsigned) if not is_bool(et) else None
     wide = _WIDER.get(str(et))() if kind == "add" and str(et) in _WIDER else None
@@ -82,8 +82,8 @@ def lower_reduce(op, sig):
         # A long float sum without lanes: one serial accumulator, kept in the wide type so
         # 1e8 f32 ones sum to 1e8, not to 2^24 where f32 stops counting.
         kept_shape = [s for d, s in enumerate(x.shape) if d not in dims]
-        wide_init = linalg.fill(arith.extf(wide, tensor.extract(op.operands[1], [])),
-                                outs=[empty(ir.RankedTensorType.get(kept_shape, wide))])
+        wide_init = fill(arith.extf(wide, tensor.extract(op.operands[1], [])),
+                         empty(ir.RankedTensorType.get(kept_shape, wide)))
         total = _reduce_generic(op.operands[0], x.rank, dims, wide_init, kind, wide, unsigned,
                                 convert=lambda v: arith.extf(wide, v))
         return [_narrow(total, result_type, et)]
@@ -105,7 +105,7 @@ def lower_reduce(op, sig):
     acc_t = wide or et
     partial_type = ir.RankedTensorType.get(partial_shape, acc_t)
     partial = _reduce_generic(split, x.rank, partial_dims,
-                              linalg.fill(identity(kind, acc_t, unsigned), outs=[empty(partial_type)]),
+                              fill(identity(kind, acc_t, unsigned), empty(partial_type)),
                               kind, acc_t, unsigned, extra_parallel=extra,
                               convert=(lambda v: arith.extf(wide, v)) if wide else None)
     last = list(range(len(kept_shape), len(partial_shape)))
@@ -113,7 +113,7 @@ def lower_reduce(op, sig):
         return [_reduce_generic(partial, len(partial_shape), last, init, kind, et, unsigned)]
     # The lanes are summed in the wide type too, with the init value; one rounding at the end.
     wide_result = ir.RankedTensorType.get(kept_shape, wide)
-    wide_init = linalg.fill(arith.extf(wide, tensor.extract(op.operands[1], [])), outs=[empty(wide_result)])
+    wide_init = fill(arith.extf(wide, tensor.extract(op.operands[1], [])), empty(wide_result))
     total = _reduce_generic(partial, len(partial_shape), last, wide_init, kind, wide, unsigned)
     return [_narrow(total, result_type, et)]
 
@@ -140,14 +140,13 @@ def _reduce_in_two_steps(op, x, dims, trailing, kind, et, unsigned, wide, result
     acc_t = wide if wide is not None and reduced >= SPLIT_THRESHOLD else et
     convert = (lambda v: arith.extf(acc_t, v)) if acc_t != et else None
     partial_shape = [s for d, s in enumerate(x.shape) if d not in trailing]
-    partial_init = linalg.fill(identity(kind, acc_t, unsigned),
-                               outs=[empty(ir.RankedTensorType.get(partial_shape, acc_t))])
+    partial_init = fill(identity(kind, acc_t, unsigned), empty(ir.RankedTensorType.get(partial_shape, acc_t)))
     partial = _reduce_generic(op.operands[0], x.rank, trailing, partial_init, kind, acc_t, unsigned, convert=convert)
     rest = [d for d in dims if d not in trailing]  # (the same positions in partial: trailing dims are last)
     start = tensor.extract(op.operands[1], [])
     kept_shape = list(ir.RankedTensorType(result_type).shape)
-    total_init = linalg.fill(arith.extf(acc_t, start) if acc_t != et else start,
-                             outs=[empty(ir.RankedTensorType.get(kept_shape, acc_t))])
+    total_init = fill(arith.extf(acc_t, start) if acc_t != et else start,
+                      empty(ir.RankedTensorType.get(kept_shape, acc_t)))
     total = _reduce_generic(partial, len(partial_shape), rest, total_init, kind, acc_t, unsigned)
     return total if acc_t == et else _narrow(total, result_type, et)
 
@@ -180,11 +179,11 @@ def lower_arg_reduce(op, sig):
     iterators = [REDUCTION if d == dim else PARALLEL for d in range(x.rank)]
     maps = [identity_map(x.rank), out_map, out_map]
     best_type = ir.RankedTensorType.get(result_type.shape, et)
-    best_init = linalg.fill(extreme(et, kind == "min", unsigned), outs=[empty(best_type)])
+    best_init = fill(extreme(et, kind == "min", unsigned), empty(best_type))
     best = generic([op.operands[0]], best_init, [identity_map(x.rank), out_map], iterators,
                    lambda v, acc: combine(kind, et, v, acc, unsigned))
     n = x.shape[dim]
-    index_init = linalg.fill(const(it, n), outs=[empty(result_type)])
+    index_init = fill(const(it, n), empty(result_type))
 
     def first_match(v, b, acc):
         if is_float(et):
@@ -248,7 +247,7 @@ def _lower_scan(op, sig, axis: int):
                           [tensor.extract(op.operands[1], []), result], scalar_step)[1]]
     if axis == rank - 1:
         return [_scan_rows(op, kind, et, unsigned, result)]
-    start = linalg.fill(tensor.extract(op.operands[1], []), outs=[empty(slab)])
+    start = fill(tensor.extract(op.operands[1], []), empty(slab))
 
     def step(k, carried):
         acc, out = carried
@@ -313,7 +312,7 @@ def lower_reduce_window(op, sig):
     read = [(o - 1) * s + (w - 1) * d + 1 for o, s, w, d in zip(result_type.shape, strides, window, dilations)]
     if read != list(source_type.shape):
         source = extract_slice(source, ir.RankedTensorType.get(read, source_type.element_type), [0] * rank)
-    init = linalg.fill(init_scalar, outs=[empty(result_type)])
+    init = fill(init_scalar, empty(result_type))
     # Loops: output dims 0..rank-1, then window dims rank..2*rank-1. The window's extent comes
     # from a shape-only operand (never read), as linalg's pooling ops do.
     n_loops = 2 * rank

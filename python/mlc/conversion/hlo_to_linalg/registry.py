@@ -67,6 +67,19 @@ def generic_n(inputs: Sequence[ir.Value], inits: Sequence[ir.Value], maps: Seque
     return list(op.results)
 
 
+def fill(value: ir.Value, out: ir.Value) -> ir.Value:
+    """linalg.fill of `out` with `value` (of its element type), built directly: OpDSL's
+    `linalg.fill` rebuilds the op's definition on every call (~50 us against ~10)."""
+    element_type = ir.ShapedType(out.type).element_type
+    if value.type != element_type:  # OpDSL's fill inserts the cast
+        return linalg.fill(value, outs=[out])
+    op = linalg.FillOp([out.type], [value], [out])
+    block = op.regions[0].blocks.append(value.type, element_type)
+    with ir.InsertionPoint(block):
+        linalg.YieldOp([block.arguments[0]])
+    return op.result
+
+
 def loop_index(dim: int, element_type: ir.Type | None = None) -> ir.Value:
     """The current iteration index of loop `dim` inside a linalg body, as `element_type`
     (default index). `linalg.index` itself is shadowed in the bindings by opdsl's `index`."""

@@ -6,9 +6,9 @@ unsigned); pad -> linalg.fill + strided insert_slice (+ a crop for negative edge
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import arith, tensor
 
-from .registry import PARALLEL, empty, generic, identity_map, lowering
+from .registry import PARALLEL, empty, fill, generic, identity_map, lowering
 
 _DYNAMIC = ir.ShapedType.get_dynamic_stride_or_offset()
 
@@ -113,9 +113,9 @@ def pad_tensor(source: ir.Value, pad_scalar: ir.Value, low, high, interior) -> i
     padded_shape = [max(lo, 0) + n + max(n - 1, 0) * inner + max(hi, 0)
                     for lo, hi, inner, n in zip(low, high, interior, t.shape)]
     padded_type = ir.RankedTensorType.get(padded_shape, t.element_type)
-    fill = linalg.fill(pad_scalar, outs=[empty(padded_type)])
+    filled = fill(pad_scalar, empty(padded_type))
     # An empty source adds nothing (and an insert at an offset equal to a size is invalid).
-    padded = fill if 0 in t.shape else insert_slice(source, fill, [max(lo, 0) for lo in low],
+    padded = filled if 0 in t.shape else insert_slice(source, filled, [max(lo, 0) for lo in low],
                                                     [inner + 1 for inner in interior])
     result_shape = [size - max(-lo, 0) - max(-hi, 0) for size, lo, hi in zip(padded_shape, low, high)]
     if result_shape == padded_shape:
