@@ -330,7 +330,7 @@ class Compiled:
 
     @property
     def checks_natively(self) -> bool:
-        """Whether call_checked can run this executable (many arrays, a native check here)."""
+        """Whether call_checked can run this executable (a native check here, no donation)."""
         return not self._aliases and self.executable.checks_natively
 
     def call_leaves(self, leaves, matched: bool = False):
@@ -345,7 +345,7 @@ class Compiled:
         return self._structured(out)
 
     def __call__(self, *args):
-        if self.checks_natively:  # many arrays: checked natively first (call_checked)
+        if self.checks_natively:  # checked natively first (call_checked)
             out = self.call_checked(args)
             if out is not NOT_CHECKED:
                 return out

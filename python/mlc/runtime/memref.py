@@ -58,8 +58,9 @@ data_pointers = _read_data_fields if data_pointer is _read_data_field else \
     (lambda arrays: [_ctypes_data(a) for a in arrays])
 
 
-# From this many arrays on, a call stores their pointers natively (runtime/signature_check.py):
-# below it, the native call costs more than the stores it replaces.
+# From this many arrays on, a call checked in Python stores their pointers natively
+# (runtime/signature_check.py): below it, the native call costs more than the stores it
+# replaces. (The jit fast path's native check stores them whatever their number.)
 NATIVE_POINTERS_MIN = 16
 
 

@@ -1,6 +1,6 @@
 """A call's arguments checked against the compiled signature natively, their data pointers
-stored once they all match: the jit fast path of calls with many arrays (and the pointer
-store alone of any call with many arrays).
+stored once they all match: the jit fast path of every call (and the pointer store alone
+of a call with many arrays that was checked in Python).
 
     check(descriptors, argument_items, n, nds, dims, type_nums, ndarray_type,
           result_items, n_results) -> -1, or the index of the first argument that is not
@@ -14,6 +14,9 @@ and dtype of each) and the layout checks cost ~0.45 us an array, ~90 us of a cal
 kernels take ~56 us (numpy's eager loop: ~180 us). Natively the same checks are a few
 nanoseconds an array, reading numpy's array struct (PyArrayObject: nd, dimensions, descr,
 flags; the descr's type_num and byteorder) and CPython's tuple and list items directly.
+A call with two arrays gains too: ~8 us through the key and the Python checks, ~4 us
+through the native check (a matrix-vector product of 3 MB, ~25 us in BLAS, was then 0.8x
+numpy's speed).
 
 Those offsets are numpy's and CPython's stable C layouts; they are probed once per process
 against what Python reports for arrays of several ranks, dtypes and layouts, and the check

@@ -303,7 +303,7 @@ def test_many_arrays_store_their_pointers_natively_or_not(native, jit, monkeypat
     n = memref.NATIVE_POINTERS_MIN
     fn, (xs, s) = _many_arrays(n)
     compiled = mlc.jit(fn, options=CompileOptions(jit=jit)).lower(xs, s).compile()
-    assert (compiled.executable._native is not None) == native
+    assert compiled.executable._stores_natively == native
     rng = np.random.default_rng(7)
     for _ in range(3):
         ys = [rng.standard_normal(3).astype(np.float32) for _ in range(n)]

@@ -165,3 +165,32 @@ def test_the_staged_compiled_object_checks_natively_too(rng):
     for what, changed in _mismatches(rng, args):
         if what in ("strided", "transposed", "python scalar rate"):
             _assert_step(compiled(*changed), changed)
+
+
+def test_a_call_with_few_arrays_is_checked_natively_too(rng):
+    """Two arrays in, one out: the fast path's native check runs whatever the number of
+    arrays (a call's fixed cost, ~8 -> ~4 us); a call checked in Python stores few arrays'
+    pointers in Python. Every mismatch still takes the keyed path, with numpy's answer."""
+    def f(a, b):
+        return a * b + 1
+
+    a, b = (rng.standard_normal((6, 5)).astype(np.float32) for _ in range(2))
+    jitted = mlc.jit(f)
+    np.testing.assert_allclose(jitted(a, b), a * b + 1, rtol=1e-6)
+    np.testing.assert_allclose(jitted(a, b), a * b + 1, rtol=1e-6)
+    assert jitted._checked is not None and jitted._checked[0] == 2
+    executable = jitted._checked[1].executable
+    assert executable.checks_natively and not executable._stores_natively
+    wide = np.zeros((6, 10), np.float32)
+    wide[:, ::2] = b
+    for what, other in {"float64": b.astype(np.float64), "strided": wide[:, ::2],
+                        "transposed": np.ascontiguousarray(b.T).T, "python scalar": 2.0,
+                        "row": b[:1].copy()}.items():
+        if type(other) is np.ndarray:
+            assert executable.call_checked((a, other)) is None, what
+        want = a.astype(np.float64) * np.asarray(other, np.float64) + 1
+        got = jitted(a, other)
+        assert got.shape == want.shape, what
+        np.testing.assert_allclose(got, want, rtol=1e-6 if got.dtype == np.float32 else 1e-12, err_msg=what)
+    fresh = rng.standard_normal((6, 5)).astype(np.float32)
+    np.testing.assert_allclose(jitted(fresh, b), fresh * b + 1, rtol=1e-6)  # the native path again
