@@ -165,8 +165,8 @@ func.func @sliding_window(%x: memref<5xf32>, %w: memref<3xf32>, %y: memref<3xf32
 
 // -----
 
-// Not fused: a body that reads its position (linalg.index) or loads from a buffer (a gather)
-// would mean something else on a row subview.
+// Not fused: a body that reads its row's position (linalg.index of a row loop) or loads
+// from a buffer (a gather) would mean something else on a row subview.
 // CHECK-LABEL: func @position_dependent
 // CHECK-NOT: scf.for
 #p = affine_map<(d0, d1) -> (d0, d1)>
@@ -183,6 +183,72 @@ func.func @position_dependent(%x: memref<8x4xf32>, %t: memref<8x4xf32>, %out: me
     %j = linalg.index 1 : index
     %v = memref.load %t[%i, %j] : memref<8x4xf32>
     linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @row_index_not_fused
+// CHECK-NOT: scf.for
+#q = affine_map<(d0, d1) -> (d0, d1)>
+func.func @row_index_not_fused(%x: memref<8x4xf32>, %t: memref<8x4xf32>, %out: memref<8x4xf32>) {
+  linalg.generic {indexing_maps = [#q, #q], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x4xf32>) outs(%t : memref<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#q, #q], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<8x4xf32>) outs(%out : memref<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %r = arith.addf %a, %f : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Fused: a position within the row (linalg.index of a loop after the row loop) counts the
+// same on a row subview. argmax's two passes (the row's max, then the first position
+// holding it) read each row once, the second pass from cache.
+// CHECK-LABEL: func @argmax_rows
+// CHECK: scf.forall
+// CHECK:   scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:       arith.maximumf
+// CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK:       linalg.index 1 : index
+// CHECK: } {mlc.row_fusion = 64 : i64}
+#a = affine_map<(d0, d1) -> (d0, d1)>
+#ar = affine_map<(d0, d1) -> (d0)>
+func.func @argmax_rows(%x: memref<64x777xf32>, %out: memref<64xi32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %n = arith.constant 777 : i32
+  %m = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#a, #ar], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x777xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.maximumf %v, %acc fastmath<nsz> : f32
+    linalg.yield %r : f32
+  }
+  linalg.fill ins(%n : i32) outs(%out : memref<64xi32>)
+  linalg.generic {indexing_maps = [#a, #ar, #ar], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : memref<64x777xf32>, memref<64xf32>) outs(%out : memref<64xi32>) {
+  ^bb0(%v: f32, %b: f32, %acc: i32):
+    %eq = arith.cmpf oeq, %v, %b : f32
+    %nan = arith.cmpf uno, %v, %v : f32
+    %match = arith.ori %eq, %nan : i1
+    %j = linalg.index 1 : index
+    %pos = arith.index_cast %j : index to i32
+    %cand = arith.select %match, %pos, %n : i32
+    %r = arith.minsi %cand, %acc : i32
+    linalg.yield %r : i32
   }
   return
 }

@@ -398,14 +398,15 @@ func.func @unsigned_starts(%a: tensor<300xf32>, %i: tensor<ui8>, %g: tensor<3x1x
 // -----
 
 // argmax is two reductions of one combiner each (both vectorizable): the NaN-propagating
-// max, then the smallest position holding it (or holding a NaN), n where none does.
+// max (without signed zeros: it is only compared with ==), then the smallest position
+// holding it (or holding a NaN), n where none does.
 // reduce_window pads with the init value, then reads `out * stride + window * dilation`
 // under a shape-only window operand.
 // CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 2 + d3)>
 // CHECK-LABEL: func @windows
 // CHECK: %[[N:.*]] = arith.constant 5 : i64
 // CHECK: %[[BEST:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x5xf32>) outs(%{{.*}} : tensor<4xf32>)
-// CHECK:   arith.maximumf
+// CHECK:   arith.maximumf {{.*}} fastmath<nsz>
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[BEST]] : tensor<4x5xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xi64>)
 // CHECK: ^bb0(%[[V:.*]]: f32, %[[B:.*]]: f32, %[[ACC:.*]]: i64):
 // CHECK:   %[[EQ:.*]] = arith.cmpf oeq, %[[V]], %[[B]]

@@ -120,7 +120,7 @@ def _row_maps(op, depth: int = 1) -> list[tuple[ir.Value, bool, object]] | None:
     iterators = [str(it) for it in op.attributes["iterator_types"]]
     if len(iterators) < depth or any("parallel" not in it for it in iterators[:depth]) or _left_whole(op):
         return None
-    if not _body_is_position_free(op):
+    if not _body_is_position_free(op, depth):
         return None
     n_in = num_inputs(op)
     result = []
@@ -154,12 +154,20 @@ def _placement(results: list, depth: int):
     return tuple(placement)
 
 
-def _body_is_position_free(op) -> bool:
-    """A body of arith/math ops only: it computes from its operands' elements, so it means
-    the same on a row subview. (linalg.index would count from the subview's start, and a
-    memref.load in the body, as in a gather, addresses the whole buffer.)"""
-    return all(inner.operation.name.startswith(("arith.", "math.")) or inner.operation.name == "linalg.yield"
-               for inner in op.regions[0].blocks[0].operations)
+def _body_is_position_free(op, depth: int) -> bool:
+    """A body of arith/math ops, and linalg.index of loops after the first `depth` (the
+    row loops): it computes from its operands' elements and its place within a row, so it
+    means the same on a row subview (argmax's first position of the maximum). (linalg.index
+    of a row loop would count from the subview's start, and a memref.load in the body, as
+    in a gather, addresses the whole buffer.)"""
+    for inner in op.regions[0].blocks[0].operations:
+        name = inner.operation.name
+        if name == "linalg.index":
+            if ir.IntegerAttr(inner.operation.attributes["dim"]).value < depth:
+                return False
+        elif not (name.startswith(("arith.", "math.")) or name == "linalg.yield"):
+            return False
+    return True
 
 
 def _loop_count(op) -> int:

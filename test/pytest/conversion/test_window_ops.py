@@ -151,3 +151,27 @@ def test_arg_reduce_signed_zeros_and_extremes(name, reference):
         hi, lo = (info.max, info.min) if info else (True, False)
         y = np.array([[lo, lo, hi, hi], [hi, lo, lo, hi], [lo] * 4], dtype)
         assert_matches(run_hlo(lambda v: build(v, 1), y), reference(y, axis=1).astype(np.int64))
+
+
+@pytest.mark.parametrize("name,reference", [("argmax", np.argmax), ("argmin", np.argmin)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(37, 777), (3, 64), (130, 33)])
+def test_arg_reduce_long_rows_through_the_vector_loops(name, reference, dtype, shape, rng):
+    """Rows long enough for the vectorized passes (the row's best value without signed
+    zeros, then the first position holding it or a NaN, fused per row): ties, signed zeros
+    and NaNs placed in the vector body and in the tail, on one and on several threads."""
+    import mlc
+    import mlc.numpy as mnp
+    x = np.round(rng.standard_normal(shape) * 2).astype(dtype)  # many ties, many zeros
+    x[x == 0] = np.where(rng.random(int((x == 0).sum())) < 0.5, -0.0, 0.0)
+    n = shape[1]
+    x[1, [n // 3, n - 1]] = np.nan  # one in the body, one in the tail
+    x[2, n - 1] = np.nan  # only in the tail
+    x[0] = -0.0
+    x[0, n // 2] = 0.0  # equal zeros: the first one wins
+    extreme = -np.inf if name == "argmax" else np.inf
+    x[-1] = extreme
+    f = mlc.jit(lambda v: getattr(mnp, name)(v, axis=1))
+    np.testing.assert_array_equal(f(x), reference(x, axis=1))
+    g = mlc.jit(lambda v: getattr(mnp, name)(v * 1, axis=0))  # reduced over the leading axis
+    np.testing.assert_array_equal(g(x), reference(x, axis=0))
