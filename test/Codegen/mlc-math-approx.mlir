@@ -162,3 +162,38 @@ func.func @narrow(%x: vector<8xf16>, %y: bf16, %s: f16) -> (vector<8xf16>, bf16,
   %c = math.exp %s : f16
   return %a, %b, %c : vector<8xf16>, bf16, f16
 }
+
+// -----
+
+// pow: two operands, computed in f64 (the extensions, one division for log2's atanh
+// series, 2^n from a shifter's bits) and rounded to f32 once; C99's cases are selects on
+// the f32 operands (a finite negative x to a non-integer y is NaN; y = 0 or x = 1 give 1).
+// CHECK-LABEL: func @pow_vector
+// CHECK-NOT: math.powf
+// CHECK: call @__mlc_powf_v8f32(%{{.*}}, %{{.*}}) : (vector<8xf32>, vector<8xf32>) -> vector<8xf32>
+// CHECK: func private @__mlc_powf_v8f32(%{{.*}}: vector<8xf32>, %{{.*}}: vector<8xf32>) -> vector<8xf32> attributes {passthrough = ["alwaysinline"]}
+// CHECK: arith.extf {{.*}} : vector<8xf32> to vector<8xf64>
+// CHECK: arith.extf {{.*}} : vector<8xf32> to vector<8xf64>
+// CHECK: arith.divf {{.*}} : vector<8xf64>
+// CHECK: arith.constant dense<0x4338000000000000> : vector<8xf64>
+// CHECK: arith.shli {{.*}} : vector<8xi64>
+// CHECK: arith.truncf {{.*}} : vector<8xf64> to vector<8xf32>
+// CHECK: math.floor {{.*}} : vector<8xf32>
+// CHECK: arith.cmpf uno
+// CHECK-NOT: math.powf
+// CHECK: return
+func.func @pow_vector(%x: vector<8xf32>, %y: vector<8xf32>) -> vector<8xf32> {
+  %z = math.powf %x, %y : vector<8xf32>
+  return %z : vector<8xf32>
+}
+
+// -----
+
+// f64 pow is left to mlc-vector-math (libmvec).
+// CHECK-LABEL: func @pow_f64_untouched
+// CHECK: math.powf
+// CHECK-NOT: __mlc_powf
+func.func @pow_f64_untouched(%x: vector<4xf64>, %y: vector<4xf64>) -> vector<4xf64> {
+  %z = math.powf %x, %y : vector<4xf64>
+  return %z : vector<4xf64>
+}
