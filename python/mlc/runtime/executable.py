@@ -24,7 +24,7 @@ from mlir.execution_engine import ExecutionEngine
 
 from ..abi import (PARALLEL_SYMBOL, SCRATCH_ATTR, argument_count, c_interface, called_symbol, packed_interface_ir,
                    uses_packed_interface)
-from .buffer_pool import POOL, aligned_bytes
+from .buffer_pool import MIN_BYTES as POOL_MIN_BYTES, POOL, aligned_bytes
 from .libraries import jit_shared_libraries, keep_forever
 from .llvm_backend import JitLinked, LLVMError, object_code, object_codes
 from .memref import (NATIVE_POINTERS_MIN, TensorSpec, checked_argument, data_pointer, data_pointers,
@@ -82,6 +82,8 @@ class Executable:
         self._stores_natively = self._native is not None and arrays >= NATIVE_POINTERS_MIN
         self._targets = (ctypes.c_void_p * arrays)(*pointers[:arrays]) if self._native is not None else None
         self._signature = signature_arrays(self.inputs) if self._native is not None else None
+        self._check_native = (self._native.checker(self._targets, *self._signature)
+                              if self._signature is not None else None)
         if table is None:
             self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
             self._arguments = tuple(pointers)
@@ -230,14 +232,15 @@ class Executable:
         shapes and dtypes, checked natively while their pointers are stored
         (runtime/signature_check.py); None, having called nothing, when one is not that
         (the caller then takes the checking path) or the check is unavailable here."""
-        if self._signature is None or len(args) != len(self.inputs):
+        if self._check_native is None or len(args) != len(self.inputs):
             return None
-        results = self._results(None)
+        results = tuple([np.empty(s.shape, s.dtype) if n < POOL_MIN_BYTES else POOL.empty(s.shape, s.dtype, n)
+                         for s, n in zip(self.outputs, self._output_bytes)])
         with self._lock:
-            if self._native.check(self._targets, args, *self._signature, results) >= 0:
+            if self._check_native(args, results) >= 0:
                 return None
             self._fn(*self._arguments)
-        return results[0] if len(results) == 1 else tuple(results)
+        return results[0] if len(results) == 1 else results
 
     @property
     def checks_natively(self) -> bool:

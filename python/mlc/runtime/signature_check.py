@@ -193,12 +193,17 @@ class NativeArguments:
         self._store = STORE(linked.address("mlc_store_pointers"))
         self._ndarray = id(np.ndarray)
 
-    def check(self, descriptors, args: tuple, nds, dims, types, results: list) -> int:
-        """-1 once `args` (a tuple) matched the signature (nds, dims, types) and their and
-        `results`' (a list) pointers are stored; else the first bad argument (nothing
-        stored). The caller keeps both alive until the call returns."""
-        return self._check(descriptors, id(args) + _ITEMS_OFFSET, len(args), nds, dims, types, self._ndarray,
-                           _read(id(results) + _ITEMS_OFFSET), len(results))
+    def checker(self, descriptors, nds, dims, types):
+        """check(args, results) -> -1 once `args` (a tuple) matched the signature (nds, dims,
+        types) and their and `results`' (a tuple) pointers are stored in `descriptors`; else
+        the first bad argument (nothing stored). The caller keeps both alive until the call
+        returns. (Bound once per executable: a call passes two tuples, ~1 us.)"""
+        check, ndarray = self._check, self._ndarray
+
+        def checked(args: tuple, results: tuple) -> int:
+            return check(descriptors, id(args) + _ITEMS_OFFSET, len(args), nds, dims, types, ndarray,
+                         id(results) + _ITEMS_OFFSET, len(results))
+        return checked
 
     def store(self, descriptors, arrays: list) -> None:
         """The data pointers of `arrays` (a list of ndarrays, checked by the caller) stored as
