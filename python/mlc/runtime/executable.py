@@ -75,15 +75,15 @@ class Executable:
         pointers = [ctypes.addressof(d) for d in self._descriptors]
         # The jit fast path checks the arguments' signature natively while storing their data
         # pointers (call_checked; signature_check.py): one native call instead of a key and
-        # per-array checks (a 2-array call ~8 -> ~4 us). A call that was checked otherwise
-        # stores many arrays' pointers natively too, few in Python (cheaper there).
-        arrays = len(self.inputs) + len(self.outputs)
-        self._native = argument_check()
-        self._stores_natively = self._native is not None and arrays >= NATIVE_POINTERS_MIN
-        self._targets = (ctypes.c_void_p * arrays)(*pointers[:arrays]) if self._native is not None else None
-        self._signature = signature_arrays(self.inputs) if self._native is not None else None
-        self._check_native = (self._native.checker(self._targets, *self._signature)
-                              if self._signature is not None else None)
+        # per-array checks (a 2-array call ~8 -> ~3 us). A call that was checked otherwise
+        # stores many arrays' pointers natively too, few in Python (cheaper there). The
+        # native check of a call with few arrays is made when first asked for
+        # (checks_natively: the jit's second call), not here: making it loads LLVM (~15 ms
+        # in a new process), which a first call answered by the persistent cache never needs.
+        self._pointer_slots = pointers[:len(self.inputs) + len(self.outputs)]
+        self._native = self._targets = self._signature = self._check_native = None
+        self._native_tried = False
+        self._stores_natively = len(self._pointer_slots) >= NATIVE_POINTERS_MIN and self._bind_native()
         if table is None:
             self._fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n)(address)
             self._arguments = tuple(pointers)
@@ -245,8 +245,23 @@ class Executable:
     @property
     def checks_natively(self) -> bool:
         """Whether call_checked can run here (the native check available, dtypes it
-        compares whole)."""
-        return self._signature is not None
+        compares whole); the first time, makes the check for a call with few arrays."""
+        if self._native is None and not self._native_tried:
+            self._bind_native()
+        return self._check_native is not None
+
+    def _bind_native(self) -> bool:
+        """The native check and pointer store for this executable's descriptors; whether
+        they are available (argument_check is made once per process)."""
+        self._native_tried = True
+        native = argument_check()
+        if native is None:
+            return False
+        self._targets = (ctypes.c_void_p * len(self._pointer_slots))(*self._pointer_slots)
+        self._signature = signature_arrays(self.inputs)
+        self._check_native = native.checker(self._targets, *self._signature) if self._signature is not None else None
+        self._native = native
+        return True
 
     def _results(self, outputs: dict | None) -> list:
         """The result arrays of a call: `outputs[k]` where given (a donated argument), else new."""

@@ -175,6 +175,9 @@ def test_a_call_with_few_arrays_is_checked_natively_too(rng):
         return a * b + 1
 
     a, b = (rng.standard_normal((6, 5)).astype(np.float32) for _ in range(2))
+    staged = mlc.jit(f).lower(a, b).compile().executable
+    assert staged._native is None  # made when first asked for, not with the executable
+    assert staged.checks_natively and staged._native is not None
     jitted = mlc.jit(f)
     np.testing.assert_allclose(jitted(a, b), a * b + 1, rtol=1e-6)
     np.testing.assert_allclose(jitted(a, b), a * b + 1, rtol=1e-6)
