@@ -62,16 +62,17 @@ from ..transforms.patterns import producer
 _CONTRACT = "#arith.fastmath<contract>"  # lets LLVM fuse a*b+c into one FMA
 
 
-class _F32:
-    """Builds arith ops on f32 scalars or vectors of f32 (constants splat to the shape); on
-    f64 with `t` of f64 (pow's internal precision: its integers are then i64)."""
+class _Floats:
+    """Builds arith ops on scalars or vectors of `t`'s float type, f32 or f64 (pow's internal
+    precision), constants splat to the shape; `ints` is the same shape of integers of the
+    float's width (what bits() gives)."""
 
     def __init__(self, t: ir.Type):
         self.type = t
         self.shape = list(ir.VectorType(t).shape) if isinstance(t, ir.VectorType) else None
         self.width = 64 if isinstance(element_type_of(t), ir.F64Type) else 32
         self.int = ir.IntegerType.get_signless(self.width)
-        self.i32 = self._like(self.int)  # (the bits' type: i64 on f64)
+        self.ints = self._like(self.int)
         self.i1 = self._like(ir.IntegerType.get_signless(1))
         self.contract = ir.Attribute.parse(_CONTRACT)
 
@@ -83,7 +84,7 @@ class _F32:
         return self._constant(self.type, scalar)
 
     def i(self, value: int) -> ir.Value:
-        return self._constant(self.i32, ir.IntegerAttr.get(self.int, value))
+        return self._constant(self.ints, ir.IntegerAttr.get(self.int, value))
 
     def _constant(self, t: ir.Type, scalar: ir.Attribute) -> ir.Value:
         if self.shape is None:
@@ -114,7 +115,7 @@ class _F32:
         return arith.cmpf(getattr(arith.CmpFPredicate, predicate), a, b)
 
     def bits(self, x):
-        return arith.bitcast(self.i32, x)
+        return arith.bitcast(self.ints, x)
 
     def from_bits(self, n):
         return arith.bitcast(self.type, n)
@@ -136,7 +137,7 @@ _LN2_HI, _LN2_LO = 0.693359375, -2.12194440e-4
 _SHIFTER = 12582912.0
 
 
-def _min_keeping_nan(b: "_F32", x, limit: float):
+def _min_keeping_nan(b: "_Floats", x, limit: float):
     """min(x, limit), NaN for NaN x: one vminps (x86's min returns its second operand
     when either is NaN, which is what LLVM's select(limit < x, limit, x) maps onto);
     arith.minimumf costs a compare and a blend more."""
@@ -144,12 +145,12 @@ def _min_keeping_nan(b: "_F32", x, limit: float):
     return b.select(b.cmp("OLT", c, x), c, x)
 
 
-def _max_keeping_nan(b: "_F32", x, limit: float):
+def _max_keeping_nan(b: "_Floats", x, limit: float):
     c = b.f(limit)
     return b.select(b.cmp("OGT", c, x), c, x)
 
 
-def _exp_of_negative(b: "_F32", t, scale: float):
+def _exp_of_negative(b: "_Floats", t, scale: float):
     """e^(-scale t) for t in [0, 87.9 / scale] (scale 1 or 2), NaN for NaN t; below
     e^-87.68 (2^-126.5) the result flushes to 0: 2^n for n = -127 is the bit pattern 0.
 
@@ -165,7 +166,7 @@ def _exp_of_negative(b: "_F32", t, scale: float):
     return b.mul(p, b.from_bits(arith.shli(b.bits(kf), b.i(23))))
 
 
-def exp_f32(b: _F32, x: ir.Value) -> ir.Value:
+def exp_f32(b: _Floats, x: ir.Value) -> ir.Value:
     """exp(x) = 2^n e^r with n = round(x / ln 2) (an FMA with a shifter, which also leaves
     n in the integer bits), r = x - n ln 2 (two-part ln 2, exact), e^r the degree-6 fit above.
     2^n is applied as 2^(n >> 1) 2^(n - (n >> 1)), so results near overflow and in the
@@ -184,7 +185,7 @@ def exp_f32(b: _F32, x: ir.Value) -> ir.Value:
     return b.mul(b.mul(p, first), second)
 
 
-def log_f32(b: _F32, x: ir.Value) -> ir.Value:
+def log_f32(b: _Floats, x: ir.Value) -> ir.Value:
     """log(x) = e ln 2 + log(m) with x = m 2^e, m in [sqrt(1/2), sqrt(2)); log(1 + f) is
     f - f^2/2 + f^3 P(f). Subnormal x is scaled by 2^23 first; x <= 0, inf, NaN selected."""
     subnormal = b.cmp("OLT", x, b.f(1.17549435e-38))
@@ -210,7 +211,7 @@ def log_f32(b: _F32, x: ir.Value) -> ir.Value:
     return b.select(b.cmp("ULT", x, b.f(0.0)), b.f(float("nan")), result)  # x < 0 or NaN
 
 
-def _with_sign_of(b: _F32, magnitude, x):
+def _with_sign_of(b: _Floats, magnitude, x):
     """copysign for a magnitude known to have its sign bit clear: one and, one or."""
     sign = arith.andi(b.bits(x), b.i(-0x80000000))
     return b.from_bits(arith.ori(b.bits(magnitude), sign))
@@ -223,7 +224,7 @@ _TANH_SMALL_BELOW = 0.55
 _TANH_POLY = [1.6437578946352005e-2, -5.267181247472763e-2, 1.3320724666118622e-1, -3.333294689655304e-1]
 
 
-def tanh_f32(b: _F32, x: ir.Value) -> ir.Value:
+def tanh_f32(b: _Floats, x: ir.Value) -> ir.Value:
     """tanh(t), t = |x|: an odd polynomial t + t^3 P(t^2) for t < 0.55, else
     1 - 2 e / (1 + e) with e = e^(-2t) (which cannot overflow; t is clamped at 9.5, past
     which tanh rounds to 1); then the sign bit of x, which also gives tanh(-0.0) = -0.0.
@@ -236,7 +237,7 @@ def tanh_f32(b: _F32, x: ir.Value) -> ir.Value:
     return _with_sign_of(b, b.select(b.cmp("OLT", t, b.f(_TANH_SMALL_BELOW)), small, big), x)
 
 
-def logistic_f32(b: _F32, x: ir.Value) -> ir.Value:
+def logistic_f32(b: _Floats, x: ir.Value) -> ir.Value:
     """1 / (1 + e^-x) from e = e^-|x|, which cannot overflow: 1 / (1 + e) for x >= 0 and
     e / (1 + e) for x < 0 (one division either way). |x| is clamped at 88 (e = 0 past
     e^-87.68, so the result is 0 below x = -87.68 instead of a subnormal); NaN stays NaN."""
@@ -255,7 +256,7 @@ _EXP2_TAYLOR = [_LN2 ** k / _math.factorial(k) for k in reversed(range(8))]
 _SHIFTER_F64 = 6755399441055744.0  # 1.5 * 2^52: adding it rounds an f64 below 2^51 to an integer
 
 
-def pow_f32(b: _F32, x: ir.Value, y: ir.Value) -> ir.Value:
+def pow_f32(b: _Floats, x: ir.Value, y: ir.Value) -> ir.Value:
     """x^y = 2^(y log2|x|) in f64, rounded to f32 once, then C99's cases as selects.
 
     In f32 alone, y log2|x| (up to ~150 where the result is still a float) would carry up to
@@ -263,12 +264,12 @@ def pow_f32(b: _F32, x: ir.Value, y: ir.Value) -> ir.Value:
     from Taylor are good to ~1e-8, a fraction of an f32 ulp. An f32 |x| is a normal f64
     (no subnormal path): its exponent is read from the bits. t is clamped to [-160, 130],
     past f32's range both ways (the rounding to f32 gives 0 or inf, and subnormal results
-    round once). Then: a finite x < 0 with y not an integer is NaN; a negative x (or -0.0) with an
-    odd integer y flips the sign; y = 0 or x = 1 give 1 (even with a NaN), |x| = 1 with
-    y = +-inf gives 1; any other NaN gives NaN. glibc's libmvec powf took 2.0 ns an element
+    round once). Then: a finite x < 0 with y not an integer is NaN; a negative x (or -0.0)
+    with an odd integer y flips the sign; y = 0 or x = 1 give 1 (even with a NaN), |x| = 1
+    with y = +-inf gives 1; any other NaN gives NaN. glibc's libmvec powf took 2.0 ns an element
     on Zen 4 against numpy's own AVX-512 powf's 1.15 (power was 0.86x numpy)."""
     wide = ir.VectorType.get(b.shape, ir.F64Type.get()) if b.shape is not None else ir.F64Type.get()
-    d = _F32(wide)
+    d = _Floats(wide)
     xd, yd = arith.extf(wide, x), arith.extf(wide, y)
     ax = math.absf(xd)
     bits = d.bits(ax)
@@ -296,18 +297,12 @@ def pow_f32(b: _F32, x: ir.Value, y: ir.Value) -> ir.Value:
     flip = arith.andi(negative, odd)
     result = b.from_bits(arith.xori(b.bits(magnitude), arith.select(flip, b.i(-0x80000000), b.i(0))))
     finite_negative = arith.andi(b.cmp("OLT", x, b.f(0.0)), b.cmp("ONE", x, b.f(float("-inf"))))
-    result = b.select(arith.andi(finite_negative, arith.xori(integer, _true(b))), b.f(float("nan")), result)
+    fractional = b.cmp("UNE", math.floor(y), y)  # (NaN too: NaN either way)
+    result = b.select(arith.andi(finite_negative, fractional), b.f(float("nan")), result)
     result = b.select(b.cmp("UNO", x, y), b.f(float("nan")), result)
     unit_inf = arith.andi(b.cmp("OEQ", math.absf(x), b.f(1.0)), b.cmp("OEQ", math.absf(y), b.f(float("inf"))))
     one = arith.ori(arith.ori(b.cmp("OEQ", y, b.f(0.0)), b.cmp("OEQ", x, b.f(1.0))), unit_inf)
     return b.select(one, b.f(1.0), result)
-
-
-def _true(b: _F32) -> ir.Value:
-    attr = ir.BoolAttr.get(True)
-    if b.shape is None:
-        return arith.constant(b.i1, attr)
-    return arith.constant(b.i1, ir.DenseElementsAttr.get_splat(b.i1, attr))
 
 
 Approximation = Callable[..., ir.Value]  # (builder, *operands) -> result
@@ -437,7 +432,7 @@ def _define_helper(module: ir.Operation, name: str, op_name: str, t: ir.Type) ->
         fn.attributes["passthrough"] = ir.ArrayAttr.get([ir.StringAttr.get("alwaysinline")])
         body = fn.add_entry_block()
         with ir.InsertionPoint(body):
-            func.ReturnOp([APPROXIMATIONS[op_name](_F32(t), *body.arguments)])
+            func.ReturnOp([APPROXIMATIONS[op_name](_Floats(t), *body.arguments)])
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ threads; with one thread it is an scf.for.
 Rule, checked per kernel (linalg.generic, fill or copy on buffers): its first loop is
 parallel over R rows, every operand it writes and every operand an earlier kernel of the
 group wrote is indexed by that loop as its dimension 0 (so row r reads only row r of its
-producers), other inputs may be read whole (a broadcast bias). Row r of an operand must be
+producers), other inputs may be read whole (a broadcast bias); its body is arith/math ops
+and linalg.index of loops after the row loops (argmax's position within the row: the same
+on a row subview). Row r of an operand must be
 row r of the buffer its views start from: a write through a view that drops or moves the
 buffer's dimension 0 (a strided insert into a padded buffer) counts as a write of the
 whole buffer, so no kernel of the group reads that buffer after it. View ops between kernels
