@@ -112,17 +112,21 @@ def _rebuilt_descriptor(pointer: ir.Value, t: ir.MemRefType) -> ir.Value:
     return descriptor
 
 
-def _captures(forall) -> tuple[list[ir.Value], list[ir.Value]] | None:
-    """(values the loop reads from outside, constants it reads from outside), or None when a
-    value has no LLVM form to cross the context in."""
+def _captures(forall) -> tuple[list[ir.Value], list[ir.Value], list] | None:
+    """(values the loop reads from outside, constants it reads from outside, (op, operand
+    number, value) of each such read), or None when a value has no LLVM form to cross the
+    context in."""
     ops, arguments = nested_ops(forall)
     defined = set(arguments)
     for o in ops:
         defined.update(o.results)
-    values, constants, seen = [], [], set()
+    values, constants, seen, reads = [], [], set(), []
     for o in ops[1:]:
-        for v in o.operands:
-            if v in defined or v in seen:
+        for i, v in enumerate(o.operands):
+            if v in defined:
+                continue
+            reads.append((o, i, v))
+            if v in seen:
                 continue
             seen.add(v)
             owner = defining_op(v)
@@ -132,7 +136,7 @@ def _captures(forall) -> tuple[list[ir.Value], list[ir.Value]] | None:
                 return None
             else:
                 values.append(v)
-    return values, constants
+    return values, constants, reads
 
 
 def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) -> bool:
@@ -149,7 +153,7 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
     blocks = min(total, threads * blocks_per_thread, _MAX_BLOCKS)
     size = -(-total // blocks)
     blocks = -(-total // size)
-    values, constants = found
+    values, constants, reads = found
     fields = [_llvm_field(v.type) for v in values]
     context_type = ir.Type.parse(f"!llvm.struct<({', '.join(fields)})>")
     ptr, i64, index = ir.Type.parse("!llvm.ptr"), ir.IntegerType.get_signless(64), ir.IndexType.get()
@@ -217,10 +221,8 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
                 op.move_before(loop.operation)
             else:
                 op.move_before(terminator)
-        for o in nested_ops(outlined.operation)[0]:
-            for i, v in enumerate(o.operands):
-                if v in remap:
-                    o.operands[i] = remap[v]
+        for o, i, v in reads:  # (the reads _captures found: no second walk of the body)
+            o.operands[i] = remap[v]
 
         # The call: the context on the caller's stack, allocated once at the function's entry
         # (an alloca inside a loop would grow the stack on each iteration).
