@@ -95,20 +95,20 @@ def _has_index(t: ir.Type) -> bool:
     return isinstance(t, ir.IndexType) or (isinstance(t, ir.VectorType) and isinstance(t.element_type, ir.IndexType))
 
 
-def _rebuilt_descriptor(pointer: ir.Value, t: ir.MemRefType) -> ir.Value:
+def _rebuilt_descriptor(pointer: ir.Value, t: ir.MemRefType, i64_constant, field_type) -> ir.Value:
     """The LLVM descriptor of a memref of type `t` (static layout) at `pointer`: both pointers
-    `pointer`, the offset, sizes and strides constants. (The body only reads and writes the
-    buffer: the allocated pointer, for deallocation, is never used there.)"""
+    `pointer`, the offset, sizes and strides constants (`i64_constant(value)`: one per value
+    in the body, not one per field: an optimizer step's 50 captured 2-D buffers made 350).
+    (The body only reads and writes the buffer: the allocated pointer, for deallocation, is
+    never used there.)"""
     offset, strides = _static_layout(t)
-    i64 = ir.IntegerType.get_signless(64)
-    descriptor = llvm.PoisonOp(_field_type(_descriptor_type(t.rank))).result
+    descriptor = llvm.PoisonOp(field_type(_descriptor_type(t.rank))).result
     descriptor = llvm.InsertValueOp(descriptor, pointer, [0]).result
     descriptor = llvm.InsertValueOp(descriptor, pointer, [1]).result
     fields = [([2], offset)] + [([3, d], size) for d, size in enumerate(t.shape)] + \
              [([4, d], stride) for d, stride in enumerate(strides)]
     for position, value in fields:
-        constant = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, value)).result
-        descriptor = llvm.InsertValueOp(descriptor, constant, position).result
+        descriptor = llvm.InsertValueOp(descriptor, i64_constant(value), position).result
     return descriptor
 
 
@@ -168,15 +168,27 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
         # kernel 15 -> 31 ms on two threads; internal, 15 -> 17).
         outlined.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
         entry = outlined.add_entry_block()
+        types: dict[str, ir.Type] = {}
+        constants_i64: dict[int, ir.Value] = {}
+
+        def field_type(field: str) -> ir.Type:
+            if field not in types:
+                types[field] = _field_type(field)
+            return types[field]
+
+        def i64_constant(value: int) -> ir.Value:  # (made in the entry block, before any use)
+            if value not in constants_i64:
+                constants_i64[value] = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, value)).result
+            return constants_i64[value]
+
         with ir.InsertionPoint(entry):
             context = llvm.LoadOp(context_type, entry.arguments[0]).result
             remap = {}
             for k, (v, field) in enumerate(zip(values, fields)):
-                stored = llvm.ExtractValueOp(_field_type(field),
-                                             context, [k]).result
+                stored = llvm.ExtractValueOp(field_type(field), context, [k]).result
                 if isinstance(v.type, ir.MemRefType):
                     if field == "ptr":
-                        stored = _rebuilt_descriptor(stored, ir.MemRefType(v.type))
+                        stored = _rebuilt_descriptor(stored, ir.MemRefType(v.type), i64_constant, field_type)
                     remap[v] = builtin.UnrealizedConversionCastOp([v.type], [stored]).result
                 elif _has_index(v.type):
                     remap[v] = arith.index_cast(v.type, stored)
@@ -234,12 +246,12 @@ def _outline(forall, function, name: str, threads: int, blocks_per_thread: int) 
             packed = llvm.PoisonOp(context_type).result
             for k, (v, field) in enumerate(zip(values, fields)):
                 if isinstance(v.type, ir.MemRefType):
-                    descriptor = _field_type(_descriptor_type(ir.MemRefType(v.type).rank))
+                    descriptor = field_type(_descriptor_type(ir.MemRefType(v.type).rank))
                     v = builtin.UnrealizedConversionCastOp([descriptor], [v]).result
                     if field == "ptr":  # the aligned pointer: the rest is in the type
                         v = llvm.ExtractValueOp(ptr, v, [1]).result
                 elif _has_index(v.type):
-                    v = arith.index_cast(_field_type(field), v)
+                    v = arith.index_cast(field_type(field), v)
                 packed = llvm.InsertValueOp(packed, v, [k]).result
             llvm.StoreOp(packed, slot)
             callee = func.ConstantOp(body_type, ir.FlatSymbolRefAttr.get(name)).result
