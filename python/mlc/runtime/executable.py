@@ -10,6 +10,7 @@ limit on a call's arguments, its packed interface (one pointer to a table of the
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import os
 import tempfile
@@ -65,7 +66,13 @@ class Executable:
         self._owner = owner  # what keeps the code mapped: a JitLinked, an ExecutionEngine (and its module) or a CDLL
         self.object_code: list[bytes] | None = None  # the PIC objects it was linked from (the cache stores them)
         self._descriptors = [make_descriptor(s) for s in self.inputs + self.outputs]
-        self._output_bytes = [math.prod(s.shape) * s.dtype.itemsize for s in self.outputs]
+        # A new array per result: a small one from np.empty directly (the pool's call costs
+        # more than the array), a large one from the pool.
+        self._new_results = []
+        for spec in self.outputs:
+            nbytes = math.prod(spec.shape) * spec.dtype.itemsize
+            self._new_results.append(functools.partial(np.empty, spec.shape, spec.dtype) if nbytes < POOL_MIN_BYTES
+                                     else functools.partial(POOL.empty, spec.shape, spec.dtype, nbytes))
         self._scratch = aligned_bytes(scratch_bytes) if scratch_bytes is not None else None
         if self._scratch is not None:  # temporaries live here, faulted in once, reused per call
             scratch = make_descriptor(TensorSpec(self._scratch.shape, self._scratch.dtype))
@@ -234,8 +241,7 @@ class Executable:
         (the caller then takes the checking path) or the check is unavailable here."""
         if self._check_native is None or len(args) != len(self.inputs):
             return None
-        results = tuple([np.empty(s.shape, s.dtype) if n < POOL_MIN_BYTES else POOL.empty(s.shape, s.dtype, n)
-                         for s, n in zip(self.outputs, self._output_bytes)])
+        results = tuple([new() for new in self._new_results])
         with self._lock:
             if self._check_native(args, results) >= 0:
                 return None
@@ -246,7 +252,7 @@ class Executable:
     def checks_natively(self) -> bool:
         """Whether call_checked can run here (the native check available, dtypes it
         compares whole); the first time, makes the check for a call with few arrays."""
-        if self._native is None and not self._native_tried:
+        if not self._native_tried:
             self._bind_native()
         return self._check_native is not None
 
@@ -265,8 +271,7 @@ class Executable:
 
     def _results(self, outputs: dict | None) -> list:
         """The result arrays of a call: `outputs[k]` where given (a donated argument), else new."""
-        return [outputs[k] if outputs and k in outputs else POOL.empty(s.shape, s.dtype, n)
-                for k, (s, n) in enumerate(zip(self.outputs, self._output_bytes))]
+        return [outputs[k] if outputs and k in outputs else new() for k, new in enumerate(self._new_results)]
 
     def _invoke(self, arrays: list, outputs: dict | None):
         results = self._results(outputs)
